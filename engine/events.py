@@ -1,0 +1,23 @@
+"""The event log. Each event has a public part and, optionally, a secret part for some seats.
+
+`project` is the only way an event reaches a seat, so a secret cannot leak through the log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    seq: int
+    kind: str
+    data: dict[str, object]
+    secret: dict[str, object] = field(default_factory=dict)
+    seen_by: frozenset[int] = frozenset()
+
+    def project(self, seat: int | None) -> dict[str, object]:
+        out: dict[str, object] = {"seq": self.seq, "kind": self.kind, **self.data}
+        if self.secret and seat is not None and seat in self.seen_by:
+            out.update(self.secret)
+        return out

@@ -1,0 +1,50 @@
+"""One module per function card (CARDS.md Part A): when it may be used, on what, and what it does.
+
+Each module defines:
+- `targets(game, user, moment) -> list[Target] | None`: the legal targets for `user` now, or None
+  when the card cannot be used at this moment at all. `moment` is `OWN_PLAY` (the current
+  player's play prompt, empty stack) or a window step (`play`, `transmit`, `arrive`).
+- `resolve(game, item)`: its effect, when it leaves the stack without being cancelled.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import TYPE_CHECKING, Protocol
+
+from ..cards import BURN, DECRYPT, INTERCEPT, LOCK, LURE, PROBE, SEE_THROUGH, SEND_BACK, TRUTH_OR_FALSE
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..state import StackItem
+
+OWN_PLAY = "own_play"
+
+# (seat, message card): who or what a card is aimed at; (None, None) when it takes no target.
+Target = tuple[int | None, int | None]
+NO_TARGET: Target = (None, None)
+
+
+class FunctionRule(Protocol):
+    def targets(self, game: Game, user: int, moment: str) -> list[Target] | None: ...
+
+    def resolve(self, game: Game, item: StackItem) -> None: ...
+
+
+def _load() -> dict[str, ModuleType]:
+    from . import burn, decrypt, intercept, lock, lure, probe, see_through, send_back, truth_or_false
+
+    return {
+        LOCK: lock,
+        LURE: lure,
+        INTERCEPT: intercept,
+        SEND_BACK: send_back,
+        DECRYPT: decrypt,
+        BURN: burn,
+        SEE_THROUGH: see_through,
+        PROBE: probe,
+        TRUTH_OR_FALSE: truth_or_false,
+    }
+
+
+RULES: dict[str, ModuleType] = _load()

@@ -1,0 +1,35 @@
+"""烧毁: any time outside the special phases; one black message in front of any player goes to
+the discard pile (RULES.md §9.3). Others may use it in any response window, the current player
+also in his play phase."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..cards import BLACK
+from ..state import StackItem
+from . import Target
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+def targets(game: Game, user: int, moment: str) -> list[Target] | None:
+    s = game.state
+    found: list[Target] = []
+    for seat in game.in_game():
+        for card in s.seats[seat].messages:
+            if game.card(card).colour == BLACK:
+                found.append((seat, card))
+    return found
+
+
+def resolve(game: Game, item: StackItem) -> None:
+    seat, card = item.target_seat, item.target_card
+    assert seat is not None and card is not None
+    owner = game.state.seats[seat]
+    if card not in owner.messages:
+        return
+    owner.messages.remove(card)
+    game.state.discard.append(card)
+    game.log("burned", seat=seat, card=game.face(card), by=item.user)

@@ -1,0 +1,30 @@
+"""锁定: during your own turn, in your play phase or the transmit window of your own message;
+the target must accept this turn's message if it reaches him (CARDS.md 锁定)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..state import STEP_TRANSMIT, StackItem
+from . import OWN_PLAY, Target
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+def targets(game: Game, user: int, moment: str) -> list[Target] | None:
+    s = game.state
+    if user != s.current:
+        return None
+    if moment == STEP_TRANSMIT:
+        if s.message is None or s.message.sender != user:
+            return None
+    elif moment != OWN_PLAY:
+        return None
+    return [(seat, None) for seat in game.others_in_game(user) if seat not in s.locked]
+
+
+def resolve(game: Game, item: StackItem) -> None:
+    assert item.target_seat is not None
+    game.state.locked.add(item.target_seat)
+    game.log("locked", seat=item.target_seat, by=item.user)

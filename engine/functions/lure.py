@@ -1,0 +1,35 @@
+"""调虎离山: in the transmit window; the target takes no part in this message's transmission.
+Not yourself, not the sender, not a locked player (CARDS.md 调虎离山, FOOP)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..state import STEP_TRANSMIT, StackItem
+from . import Target
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+def targets(game: Game, user: int, moment: str) -> list[Target] | None:
+    s = game.state
+    m = s.message
+    if moment != STEP_TRANSMIT or m is None:
+        return None
+    return [
+        (seat, None)
+        for seat in game.others_in_game(user)
+        if seat != m.sender and seat not in s.locked and seat not in m.skipped
+    ]
+
+
+def resolve(game: Game, item: StackItem) -> None:
+    m = game.state.message
+    assert item.target_seat is not None
+    if m is None:
+        return
+    m.skipped.add(item.target_seat)
+    game.log("lured", seat=item.target_seat, by=item.user)
+    if m.position == item.target_seat and m.intercepted_by is None:
+        game.route_message()

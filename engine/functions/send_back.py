@@ -1,0 +1,31 @@
+"""退回: in the arrive window, when the message is in front of you; it travels the other way.
+No effect when you are locked. For 直达 it goes back to the sender, who must accept (RULES.md §5.3)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..state import STEP_ARRIVE, StackItem
+from . import NO_TARGET, Target
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+def targets(game: Game, user: int, moment: str) -> list[Target] | None:
+    s = game.state
+    m = s.message
+    if moment != STEP_ARRIVE or m is None or m.position != user:
+        return None
+    if user in s.locked or m.forced or m.sent_back:
+        return None
+    return [NO_TARGET]
+
+
+def resolve(game: Game, item: StackItem) -> None:
+    s = game.state
+    m = s.message
+    if m is None or m.position != item.user or item.user in s.locked:
+        return
+    m.sent_back = True
+    game.log("sent_back", seat=item.user)

@@ -1,0 +1,101 @@
+"""Decisions the engine waits on: who, which options (with stable ids), and the default.
+
+A prompt is data. The server adds the deadline; on expiry it submits `prompt.default`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Kinds of decision, each with its own timer on the server.
+PLAY_PHASE = "play"
+SEND_MESSAGE = "send"
+RESPONSE = "response"
+RECEIVE_DECISION = "receive"
+PROBE_DISCARD = "probe_discard"
+KINDS = (PLAY_PHASE, SEND_MESSAGE, RESPONSE, RECEIVE_DECISION, PROBE_DISCARD)
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One legal choice. `id` is what a client sends back."""
+
+    id: str
+    verb: str  # pass | end | play | send | accept | decline | discard
+    card: int | None = None
+    target_seat: int | None = None
+    target_card: int | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        d: dict[str, object] = {"id": self.id, "verb": self.verb}
+        if self.card is not None:
+            d["card"] = self.card
+        if self.target_seat is not None:
+            d["target_seat"] = self.target_seat
+        if self.target_card is not None:
+            d["target_card"] = self.target_card
+        return d
+
+
+def option(verb: str, card: int | None = None, seat: int | None = None, message: int | None = None) -> Option:
+    """Build an option whose id is derived from its content, so ids are stable across replays."""
+    parts = [verb]
+    if card is not None:
+        parts.append(str(card))
+    if seat is not None:
+        parts.append(f"s{seat}")
+    if message is not None:
+        parts.append(f"m{message}")
+    return Option(":".join(parts), verb, card, seat, message)
+
+
+PASS = option("pass")
+END_PLAY = option("end")
+ACCEPT = option("accept")
+DECLINE = option("decline")
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    id: int
+    seat: int
+    kind: str
+    options: tuple[Option, ...]
+    default: str
+
+    def find(self, option_id: str) -> Option | None:
+        for opt in self.options:
+            if opt.id == option_id:
+                return opt
+        return None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "seat": self.seat,
+            "kind": self.kind,
+            "options": [o.to_dict() for o in self.options],
+            "default": self.default,
+        }
+
+
+class ChoiceError(Exception):
+    """A choice the engine refused; the game is unchanged."""
+
+    code = "illegal"
+
+
+class NoPrompt(ChoiceError):
+    code = "not_prompted"
+
+
+class StalePrompt(ChoiceError):
+    code = "stale_prompt"
+
+
+class IllegalOption(ChoiceError):
+    code = "illegal_option"
+
+
+class GameIsOver(ChoiceError):
+    code = "game_over"

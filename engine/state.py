@@ -1,0 +1,117 @@
+"""The complete game state: plain data, owned by `engine.game.Game`.
+
+Nothing here knows the rules; `game.py` moves the state from node to node and the card modules
+in `engine/functions/` change it. Everything is serialisable so that a state can be hashed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from .config import GameConfig
+
+# Nodes of the turn (RULES.md §10). The waiting ones hold open prompts.
+TURN_START = "turn_start"
+DRAW = "draw"
+PLAY = "play"  # waits on the current player
+SEND = "send"  # waits on the current player
+TRANSMIT = "transmit"
+AFTER_TRANSMIT = "after_transmit"
+AFTER_ARRIVE = "after_arrive"
+RECEIVE = "receive"  # waits on the holder unless the receipt is forced
+WINDOW = "window"  # waits on every eligible seat at once
+PROBE_ANSWER = "probe_answer"  # waits on a probed seat that must discard
+TURN_END = "turn_end"
+GAME_OVER = "game_over"
+
+# The step of the turn a response window belongs to; it decides which cards are legal.
+STEP_PLAY = "play"
+STEP_TRANSMIT = "transmit"
+STEP_ARRIVE = "arrive"
+
+
+@dataclass
+class Seat:
+    index: int
+    name: str
+    identity: str
+    hand: list[int] = field(default_factory=list)
+    messages: list[int] = field(default_factory=list)
+    alive: bool = True
+    lost: bool = False
+    revealed: bool = False
+
+    @property
+    def in_game(self) -> bool:
+        return self.alive and not self.lost
+
+
+@dataclass
+class Message:
+    """The message travelling this turn (RULES.md §5)."""
+
+    card: int
+    sender: int
+    method: str
+    face_up: bool
+    origin: int  # the seat it is moving away from
+    position: int  # the seat it is heading to, or in front of
+    direction: int = 1
+    target: int | None = None  # 直达 only
+    skipped: set[int] = field(default_factory=set)
+    seen_by: set[int] = field(default_factory=set)
+    forced: bool = False  # its next holder must accept it
+    intercepted_by: int | None = None
+    sent_back: bool = False
+    returning: bool = False  # on its way back to the sender (直达 refused or 退回)
+
+
+@dataclass
+class StackItem:
+    """A function card waiting on the response stack (后发先至)."""
+
+    card: int
+    user: int
+    function: str
+    target_seat: int | None = None
+    target_card: int | None = None  # 烧毁: the message card; 识破: the card it cancels
+    cancelled: bool = False
+
+
+@dataclass
+class Window:
+    """A response window: every eligible seat is asked at once; it closes when all have passed."""
+
+    step: str
+    after: str
+    eligible: list[int]
+    passed: set[int] = field(default_factory=set)
+    acted: bool = False
+    last_actor: int = 0
+
+
+@dataclass
+class GameState:
+    config: GameConfig
+    seed: int
+    rng: random.Random
+    seats: list[Seat]
+    pile: list[int]  # the top is the end of the list
+    discard: list[int] = field(default_factory=list)
+    removed: list[int] = field(default_factory=list)  # used 试探, out of the game face-down
+    current: int = 0
+    turn: int = 0
+    node: str = TURN_START
+    message: Message | None = None
+    stack: list[StackItem] = field(default_factory=list)
+    window: Window | None = None
+    locked: set[int] = field(default_factory=set)
+    cannot_send: bool = False
+    probe: StackItem | None = None  # a 试探 waiting for its target's discard
+    winners: list[int] = field(default_factory=list)
+    declarer: int | None = None
+    win_reason: str | None = None
+    deaths: list[int] = field(default_factory=list)  # in order of death
+    next_prompt_id: int = 1
+    decisions: int = 0

@@ -1,0 +1,126 @@
+"""The one projection from the full game to what a seat (or a spectator, seat None) may know.
+
+Everything that leaves the server is built here or by `Event.project`. Hidden cards appear only
+as counts: a face-down card carries no id, so no seat can follow it across the table.
+"""
+
+from __future__ import annotations
+
+from .cards import COLOURS
+from .game import Game
+from .state import (
+    AFTER_ARRIVE,
+    AFTER_TRANSMIT,
+    DRAW,
+    GAME_OVER,
+    PLAY,
+    PROBE_ANSWER,
+    RECEIVE,
+    SEND,
+    TRANSMIT,
+    TURN_END,
+    TURN_START,
+    WINDOW,
+)
+
+VIEW_VERSION = 1
+
+PHASES = {
+    TURN_START: "turn_start", DRAW: "draw", PLAY: "play", SEND: "send", TRANSMIT: "transmit",
+    AFTER_TRANSMIT: "transmit", AFTER_ARRIVE: "arrive", RECEIVE: "receive", PROBE_ANSWER: "probe",
+    TURN_END: "turn_end", GAME_OVER: "game_over",
+}
+
+
+def view(game: Game, seat: int | None) -> dict[str, object]:
+    s = game.state
+    over = game.over
+    phase = s.window.step if s.node == WINDOW and s.window is not None else PHASES[s.node]
+    seats = []
+    for p in s.seats:
+        counts = {c: game.colour_count(p.index, c) for c in COLOURS}
+        seats.append({
+            "index": p.index,
+            "name": p.name,
+            "alive": p.alive,
+            "lost": p.lost,
+            "hand_count": len(p.hand),
+            "messages": [game.face(c) for c in p.messages],
+            "counts": counts,
+            "identity": p.identity if (p.revealed or p.index == seat) else None,
+            "locked": p.index in s.locked,
+            "skipped": s.message is not None and p.index in s.message.skipped,
+        })
+    me = s.seats[seat] if seat is not None else None
+    prompt = game.prompts.get(seat) if seat is not None else None
+    w = s.window
+    return {
+        "v": VIEW_VERSION,
+        "seat": seat,
+        "config": {
+            "players": s.config.players, "identities": s.config.identities, "deck": s.config.deck,
+            "probe_draw": s.config.probe_draw, "characters": s.config.characters,
+        },
+        "turn": s.turn,
+        "current": s.current,
+        "phase": phase,
+        "seats": seats,
+        "hand": [game.face(c) for c in me.hand] if me is not None else [],
+        "identity": me.identity if me is not None else None,
+        "message": _message(game, seat),
+        "stack": [_stack_item(game, item, seat) for item in s.stack],
+        "window": None if w is None else {
+            "step": w.step, "eligible": list(w.eligible), "passed": sorted(w.passed),
+        },
+        "pile": len(s.pile),
+        "discard": [game.face(c) for c in s.discard] if s.config.discard_face_up else len(s.discard),
+        "removed": len(s.removed),
+        "waiting": sorted(({"seat": p.seat, "kind": p.kind, "prompt_id": p.id} for p in game.prompts.values()),
+                          key=lambda d: int(d["seat"])),  # type: ignore[call-overload]
+        "prompt": prompt.to_dict() if prompt is not None else None,
+        "over": over,
+        "winners": list(s.winners),
+        "declarer": s.declarer,
+        "win_reason": s.win_reason,
+        "log_length": len(game.events),
+    }
+
+
+def _message(game: Game, seat: int | None) -> dict[str, object] | None:
+    m = game.state.message
+    if m is None:
+        return None
+    visible = m.face_up or (seat is not None and seat in m.seen_by)
+    return {
+        "sender": m.sender,
+        "method": m.method,
+        "face_up": m.face_up,
+        "origin": m.origin,
+        "position": m.position,
+        "direction": m.direction,
+        "target": m.target,
+        "returning": m.returning,
+        "intercepted_by": m.intercepted_by,
+        "card": game.face(m.card) if visible else None,
+    }
+
+
+def _stack_item(game: Game, item, seat: int | None) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    knows = seat is not None and seat in (item.user, item.target_seat)
+    card = game.face(item.card) if item.function != "试探" or knows else game.public_face(item)
+    target_card = None
+    if item.target_card is not None:
+        target_card = next((game.public_face(i) for i in game.state.stack if i.card == item.target_card),
+                           None) or game.face(item.target_card)
+    return {
+        "user": item.user,
+        "function": item.function,
+        "card": card,
+        "target_seat": item.target_seat,
+        "target_card": target_card,
+    }
+
+
+def events_for(game: Game, seat: int | None, since: int = 0) -> list[dict[str, object]]:
+    """The event log from `since` on, as `seat` may see it."""
+    return [e.project(seat) for e in game.events[since:]]

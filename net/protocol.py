@@ -1,0 +1,512 @@
+"""The wire schema shared by the server, the Textual client and the bots.
+
+Everything that crosses a socket is defined here and nowhere else: the framing, the
+hard caps, the strict msgpack decoder, the message schemas and the error codes.
+docs/protocol.md is the human-readable copy of this module; tests/test_protocol.py
+pins the exact bytes of every message type, so any change here that alters the wire
+must bump ``PROTOCOL_VERSION``.
+
+A frame is a 4-byte big-endian unsigned length followed by that many bytes holding
+exactly one msgpack map. The length is checked against ``MAX_FRAME`` before a single
+body byte is read (see ``net.connection``), and the body is decoded with every
+msgpack limit derived from its own size, plus a container budget and a nesting
+limit, so a hostile peer can cost at most a few MiB and a few milliseconds per frame.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import msgpack
+
+PROTOCOL_VERSION = 1
+
+#: Hard cap on the body of one frame, in bytes, in both directions.
+MAX_FRAME = 256 * 1024
+#: Deepest container nesting accepted; the top-level map is depth 1.
+MAX_DEPTH = 32
+#: Most containers (arrays + maps) one frame may hold. An honest frame uses a few
+#: hundred; a frame of 256 KiB of empty arrays would otherwise cost ~16 MiB of RAM.
+MAX_CONTAINERS = 16_384
+
+HEADER = struct.Struct(">I")
+HEADER_SIZE = HEADER.size
+
+# Error codes: the ``code`` field of an ``error`` message.
+BAD_FRAME = "bad_frame"  # the body is not valid strict msgpack, or a frame stalled
+TOO_LARGE = "too_large"  # the declared length exceeds the cap; the connection is closed
+BAD_MESSAGE = "bad_message"  # decodes, but breaks the schema (missing/unknown/wrong-typed field)
+UNKNOWN_TYPE = "unknown_type"  # ``type`` names no message of this direction
+VERSION = "version"  # hello.version differs from PROTOCOL_VERSION
+AUTH = "auth"  # bad seat token or table password
+NOT_YOUR_SEAT = "not_your_seat"  # the prompt belongs to another seat
+STALE_PROMPT = "stale_prompt"  # the prompt_id is closed or was never issued
+ILLEGAL_OPTION = "illegal_option"  # the option is not one the prompt offered
+RATE_LIMITED = "rate_limited"  # too many frames; the frame was dropped unread
+FULL = "full"  # no free seat
+NOT_HOST = "not_host"  # an ``op`` from a connection without the host token
+BAD_STATE = "bad_state"  # the message is valid but not now (e.g. ``start`` mid-game)
+
+ERROR_CODES = frozenset(
+    {
+        BAD_FRAME,
+        TOO_LARGE,
+        BAD_MESSAGE,
+        UNKNOWN_TYPE,
+        VERSION,
+        AUTH,
+        NOT_YOUR_SEAT,
+        STALE_PROMPT,
+        ILLEGAL_OPTION,
+        RATE_LIMITED,
+        FULL,
+        NOT_HOST,
+        BAD_STATE,
+    }
+)
+
+#: Host operator commands carried by ``op``; their ``args`` are checked by the server.
+OP_COMMANDS = frozenset(
+    {
+        "set_players",
+        "set_identities",
+        "set_deck",
+        "set_characters",
+        "set_timers",
+        "set_password",
+        "add_bot",
+        "remove_bot",
+        "kick",
+        "start",
+        "end",
+    }
+)
+
+
+class ProtocolError(Exception):
+    """A peer broke the protocol; ``code`` is one of ``ERROR_CODES``.
+
+    ``fatal`` means the byte stream can no longer be trusted (the connection layer
+    has already started closing it); otherwise the offending frame was simply
+    dropped and the caller may answer with ``exc.to_message()`` and carry on.
+    """
+
+    def __init__(self, code: str, message: str, *, ref: int | None = None, fatal: bool = False) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.ref = ref
+        self.fatal = fatal
+
+    def to_message(self) -> dict[str, Any]:
+        """The ``error`` message that tells the peer what went wrong."""
+        return error(self.code, self.message, self.ref)
+
+
+# --------------------------------------------------------------------------- encoding
+
+
+def encode(msg: Mapping[str, Any]) -> bytes:
+    """Pack one message into a frame body.
+
+    The same tree check as ``decode`` runs first, so whatever we send the peer can
+    read; a failure here is a bug on our side, reported as ``ProtocolError``.
+    """
+    if not isinstance(msg, Mapping):
+        raise ProtocolError(BAD_MESSAGE, f"a message is a map, not {type(msg).__name__}")
+    _check_tree(msg, BAD_MESSAGE)
+    try:
+        body = msgpack.packb(msg, use_bin_type=True)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ProtocolError(BAD_MESSAGE, f"cannot encode: {exc}") from None
+    if len(body) > MAX_FRAME:
+        raise ProtocolError(TOO_LARGE, f"message is {len(body)} bytes, the cap is {MAX_FRAME}")
+    return body
+
+
+def encode_frame(msg: Mapping[str, Any]) -> bytes:
+    """Length prefix + body: the exact bytes to write to the socket."""
+    body = encode(msg)
+    return HEADER.pack(len(body)) + body
+
+
+def frame_length(header: bytes, max_frame: int = MAX_FRAME) -> int:
+    """Parse a 4-byte header and enforce the cap before any body byte is read."""
+    (length,) = HEADER.unpack(header)
+    if length > max_frame:
+        raise ProtocolError(TOO_LARGE, f"frame of {length} bytes exceeds the cap of {max_frame}", fatal=True)
+    return int(length)
+
+
+def _reject_ext(code: int, data: bytes) -> NoReturn:
+    raise ProtocolError(BAD_FRAME, f"msgpack ext type {code} is not allowed")
+
+
+def decode(body: bytes) -> dict[str, Any]:
+    """Strictly unpack one frame body into a message map.
+
+    Rejected as ``bad_frame``: invalid msgpack, trailing bytes, ext types (including
+    timestamps), bin values, non-str map keys, bad UTF-8, non-finite floats, nesting
+    deeper than ``MAX_DEPTH``, more than ``MAX_CONTAINERS`` containers. A top level
+    other than a map is ``bad_message``. Nothing but ``ProtocolError`` escapes.
+    """
+    size = len(body)
+    if size > MAX_FRAME:
+        raise ProtocolError(TOO_LARGE, f"frame of {size} bytes exceeds the cap of {MAX_FRAME}")
+    containers = 0
+
+    def count(container: Any) -> Any:
+        # Called by msgpack for each finished array/map, so a bomb of empty
+        # containers is stopped after MAX_CONTAINERS small allocations.
+        nonlocal containers
+        containers += 1
+        if containers > MAX_CONTAINERS:
+            raise ProtocolError(BAD_FRAME, f"more than {MAX_CONTAINERS} arrays/maps in one frame")
+        return container
+
+    try:
+        msg = msgpack.unpackb(
+            body,
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            ext_hook=_reject_ext,
+            list_hook=count,
+            object_hook=count,
+            max_str_len=size,
+            max_bin_len=size,
+            max_array_len=size,
+            max_map_len=size,
+            max_ext_len=0,
+        )
+    except ProtocolError:
+        raise
+    except msgpack.ExtraData:
+        raise ProtocolError(BAD_FRAME, "trailing bytes after the message") from None
+    except msgpack.StackError:
+        raise ProtocolError(BAD_FRAME, f"nesting deeper than {MAX_DEPTH}") from None
+    except UnicodeDecodeError:
+        raise ProtocolError(BAD_FRAME, "string is not valid UTF-8") from None
+    except Exception as exc:  # untrusted input: any decoder failure is the peer's fault
+        raise ProtocolError(BAD_FRAME, f"invalid msgpack: {exc or type(exc).__name__}") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError(BAD_MESSAGE, f"a message is a map, not {_kind(msg)}")
+    _check_tree(msg, BAD_FRAME)
+    return msg
+
+
+def _kind(value: Any) -> str:
+    return {dict: "map", list: "array", str: "string", bytes: "binary", type(None): "nil"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _check_tree(root: Any, code: str) -> None:
+    """Walk a message without recursion: depth, key types and scalar types."""
+    stack: list[tuple[Any, int]] = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ProtocolError(code, f"nesting deeper than {MAX_DEPTH}")
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                if type(key) is not str:
+                    raise ProtocolError(code, f"map keys must be strings, not {_kind(key)}")
+                _push_or_check(stack, value, depth, code)
+        else:
+            for value in node:
+                _push_or_check(stack, value, depth, code)
+
+
+def _push_or_check(stack: list[tuple[Any, int]], value: Any, depth: int, code: str) -> None:
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return
+    if kind is float:
+        if not math.isfinite(value):
+            raise ProtocolError(code, "floats must be finite")
+        return
+    if isinstance(value, Mapping | list | tuple):
+        stack.append((value, depth + 1))
+        return
+    raise ProtocolError(code, f"{_kind(value)} values are not allowed")
+
+
+# --------------------------------------------------------------------------- schemas
+
+
+@dataclass(frozen=True)
+class Str:
+    """A string of ``min_len..max_len`` code points without control characters."""
+
+    max_len: int
+    min_len: int = 0
+    nullable: bool = False
+
+    def check(self, value: Any) -> str | None:
+        if value is None and self.nullable:
+            return None
+        if type(value) is not str:
+            return f"must be a string{' or nil' if self.nullable else ''}, not {_kind(value)}"
+        if not self.min_len <= len(value) <= self.max_len:
+            return f"must be {self.min_len}..{self.max_len} characters, got {len(value)}"
+        if self.min_len and not value.strip():
+            return "must not be blank"
+        # Control and format characters (ESC, CR, bidi overrides) would reach other
+        # players' terminals verbatim; no honest message needs them.
+        if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in value):
+            return "must not contain control characters"
+        return None
+
+    def describe(self) -> str:
+        return f"str<={self.max_len}" + ("|nil" if self.nullable else "")
+
+
+@dataclass(frozen=True)
+class Int:
+    """An integer (never a bool) in ``lo..hi``."""
+
+    lo: int = 0
+    hi: int = 2**53
+    nullable: bool = False
+
+    def check(self, value: Any) -> str | None:
+        if value is None and self.nullable:
+            return None
+        if type(value) is not int:
+            return f"must be an integer{' or nil' if self.nullable else ''}, not {_kind(value)}"
+        if not self.lo <= value <= self.hi:
+            return f"must be in {self.lo}..{self.hi}, got {value}"
+        return None
+
+    def describe(self) -> str:
+        return "int" + ("|nil" if self.nullable else "")
+
+
+@dataclass(frozen=True)
+class Bool:
+    def check(self, value: Any) -> str | None:
+        return None if type(value) is bool else f"must be true or false, not {_kind(value)}"
+
+    def describe(self) -> str:
+        return "bool"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A string from a fixed set (operator commands, error codes)."""
+
+    values: frozenset[str]
+
+    def check(self, value: Any) -> str | None:
+        if type(value) is not str or value not in self.values:
+            return f"must be one of {', '.join(sorted(self.values))}"
+        return None
+
+    def describe(self) -> str:
+        return "one of " + "|".join(sorted(self.values))
+
+
+@dataclass(frozen=True)
+class Map:
+    """A free-form map whose contents another layer checks (op args, views)."""
+
+    def check(self, value: Any) -> str | None:
+        return None if isinstance(value, dict) else f"must be a map, not {_kind(value)}"
+
+    def describe(self) -> str:
+        return "map"
+
+
+@dataclass(frozen=True)
+class Array:
+    def check(self, value: Any) -> str | None:
+        return None if isinstance(value, list) else f"must be an array, not {_kind(value)}"
+
+    def describe(self) -> str:
+        return "array"
+
+
+Validator = Str | Int | Bool | Choice | Map | Array
+Schema = Mapping[str, Validator]
+
+NAME = Str(24, min_len=1)
+TEXT = Str(200, min_len=1)
+SEAT = Int(0, 63, nullable=True)
+
+#: Client → server messages: ``type -> {field: validator}``; every field is required.
+CLIENT_MESSAGES: Mapping[str, Schema] = {
+    "hello": {
+        "version": Int(0, 2**31),
+        "name": NAME,
+        "token": Str(64, nullable=True),
+        "table": Str(64, nullable=True),
+        "password": Str(64, nullable=True),
+        "spectate": Bool(),
+    },
+    "choose": {"prompt_id": Int(), "option": Str(64, min_len=1)},
+    "chat": {"text": TEXT},
+    "op": {"command": Choice(OP_COMMANDS), "args": Map()},
+    "ping": {"n": Int()},
+    "ready": {"ready": Bool()},
+}
+
+#: Server → client messages, same form; built only through the functions below.
+SERVER_MESSAGES: Mapping[str, Schema] = {
+    "welcome": {
+        "version": Int(0, 2**31),
+        "seat": SEAT,
+        "token": Str(64, min_len=1),
+        "table": Str(64, min_len=1),
+        "host": Bool(),
+    },
+    "error": {"code": Choice(ERROR_CODES), "message": Str(500), "ref": Int(nullable=True)},
+    "lobby": {"table": Map()},
+    "update": {"view": Map(), "events": Array()},
+    "chat": {"seat": SEAT, "name": NAME, "text": TEXT},
+    "pong": {"n": Int()},
+    "bye": {"reason": Str(200)},
+}
+
+
+def version_mismatch(client_version: int) -> ProtocolError:
+    """The error for a hello from another protocol version; names both versions."""
+    return ProtocolError(
+        VERSION, f"server speaks protocol {PROTOCOL_VERSION}, client speaks {client_version}"
+    )
+
+
+def _validate(msg: Any, schemas: Mapping[str, Schema], direction: str) -> dict[str, Any]:
+    if not isinstance(msg, dict):
+        raise ProtocolError(BAD_MESSAGE, f"a message is a map, not {_kind(msg)}")
+    kind = msg.get("type")
+    if type(kind) is not str:
+        raise ProtocolError(BAD_MESSAGE, "field 'type' must be a string")
+    schema = schemas.get(kind)
+    if schema is None:
+        raise ProtocolError(UNKNOWN_TYPE, f"unknown {direction} message type {kind[:40]!r}")
+    for name in msg:
+        if name != "type" and name not in schema:
+            raise ProtocolError(BAD_MESSAGE, f"unknown field {str(name)[:40]!r} in {kind}")
+    for name, validator in schema.items():
+        if name not in msg:
+            raise ProtocolError(BAD_MESSAGE, f"missing field {name!r} in {kind}")
+        problem = validator.check(msg[name])
+        if problem:
+            raise ProtocolError(BAD_MESSAGE, f"{kind}.{name} {problem}")
+    return msg
+
+
+def validate_client_message(msg: Any) -> dict[str, Any]:
+    """Check a decoded client message against ``CLIENT_MESSAGES`` and return it.
+
+    A hello's version is checked before its other fields, so a client of another
+    version gets a ``version`` error rather than a confusing schema error.
+    """
+    if isinstance(msg, dict) and msg.get("type") == "hello":
+        version = msg.get("version")
+        if type(version) is int and version != PROTOCOL_VERSION:
+            raise version_mismatch(version)
+    return _validate(msg, CLIENT_MESSAGES, "client")
+
+
+def validate_server_message(msg: Any) -> dict[str, Any]:
+    """Check a decoded server message against ``SERVER_MESSAGES`` (client and bot side)."""
+    return _validate(msg, SERVER_MESSAGES, "server")
+
+
+def _build(schemas: Mapping[str, Schema], kind: str, **fields: Any) -> dict[str, Any]:
+    # Field order follows the schema so the encoding is deterministic (golden tests).
+    msg = {"type": kind, **{name: fields[name] for name in schemas[kind]}}
+    return _validate(msg, schemas, "server" if schemas is SERVER_MESSAGES else "client")
+
+
+# --------------------------------------------------------------------------- server → client
+
+
+def welcome(seat: int | None, token: str, table: str, host: bool) -> dict[str, Any]:
+    """Accepted hello: ``seat`` is None for spectators; ``token`` reclaims the seat later."""
+    return _build(
+        SERVER_MESSAGES, "welcome", version=PROTOCOL_VERSION, seat=seat, token=token, table=table, host=host
+    )
+
+
+def _clean(text: str, limit: int) -> str:
+    # Error texts may quote exception messages; never let them fail validation.
+    return "".join("?" if unicodedata.category(ch) in ("Cc", "Cf") else ch for ch in text[:limit])
+
+
+def error(code: str, message: str, ref: int | None = None) -> dict[str, Any]:
+    """``ref`` echoes the prompt_id or ping n of the request being refused, if any."""
+    return _build(SERVER_MESSAGES, "error", code=code, message=_clean(message, 500), ref=ref)
+
+
+def lobby(table: dict[str, Any]) -> dict[str, Any]:
+    return _build(SERVER_MESSAGES, "lobby", table=table)
+
+
+def update(view: dict[str, Any], events: list[Any]) -> dict[str, Any]:
+    """A seat's projected view plus the events that led to it, already projected."""
+    return _build(SERVER_MESSAGES, "update", view=view, events=events)
+
+
+def chat(seat: int | None, name: str, text: str) -> dict[str, Any]:
+    return _build(SERVER_MESSAGES, "chat", seat=seat, name=name, text=text)
+
+
+def pong(n: int) -> dict[str, Any]:
+    return _build(SERVER_MESSAGES, "pong", n=n)
+
+
+def bye(reason: str) -> dict[str, Any]:
+    """Sent just before the server closes the connection on purpose."""
+    return _build(SERVER_MESSAGES, "bye", reason=_clean(reason, 200))
+
+
+# --------------------------------------------------------------------------- client → server
+
+
+def hello(
+    name: str,
+    token: str | None = None,
+    table: str | None = None,
+    password: str | None = None,
+    spectate: bool = False,
+) -> dict[str, Any]:
+    """First message of every connection; a ``token`` reclaims a seat after a reconnect."""
+    return _build(
+        CLIENT_MESSAGES,
+        "hello",
+        version=PROTOCOL_VERSION,
+        name=name,
+        token=token,
+        table=table,
+        password=password,
+        spectate=spectate,
+    )
+
+
+def choose(prompt_id: int, option: str) -> dict[str, Any]:
+    return _build(CLIENT_MESSAGES, "choose", prompt_id=prompt_id, option=option)
+
+
+def say(text: str) -> dict[str, Any]:
+    """A client ``chat`` message (the server's ``chat`` carries the sender too)."""
+    return _build(CLIENT_MESSAGES, "chat", text=text)
+
+
+def op(command: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+    return _build(CLIENT_MESSAGES, "op", command=command, args={} if args is None else args)
+
+
+def ping(n: int) -> dict[str, Any]:
+    return _build(CLIENT_MESSAGES, "ping", n=n)
+
+
+def ready(is_ready: bool) -> dict[str, Any]:
+    return _build(CLIENT_MESSAGES, "ready", ready=is_ready)
