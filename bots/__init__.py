@@ -1,0 +1,33 @@
+"""Bots: players that decide from a seat's view only (the dict `engine.view` builds), never the game.
+
+A bot is an object with `observe(events)` (the seat's projected events, in order) and
+`decide(view) -> option id` for the open prompt in `view["prompt"]`. This package must not import
+`engine.game` or `engine.state`; a test enforces it.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from .random_bot import RandomBot
+
+
+class Bot(Protocol):
+    level: str
+    seat: int
+
+    def observe(self, events: list[dict]) -> None: ...  # type: ignore[type-arg]
+
+    def decide(self, view: dict) -> str: ...  # type: ignore[type-arg]
+
+
+LEVELS: dict[str, type] = {"random": RandomBot}
+
+
+def make_bot(level: str, seat: int, seed: int) -> Bot:
+    try:
+        cls = LEVELS[level]
+    except KeyError:
+        raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}") from None
+    bot: Bot = cls(seat, seed)
+    return bot

@@ -1,7 +1,4 @@
-"""The `random` level: a uniformly random legal option, passing most response windows.
-
-Like every bot it sees only a seat's view (the dict `engine.view` builds), never the game.
-"""
+"""The `random` level: a uniformly random legal option, passing most response windows."""
 
 from __future__ import annotations
 
@@ -10,10 +7,18 @@ import random
 PASS_PROBABILITY = 0.8
 
 
-def decide(view: dict, rng: random.Random) -> str:  # type: ignore[type-arg]
-    """The option id this seat answers to its open prompt."""
-    prompt = view["prompt"]
-    options = prompt["options"]
-    if prompt["kind"] == "response" and rng.random() < PASS_PROBABILITY:
-        return str(prompt["default"])
-    return str(rng.choice(options)["id"])
+class RandomBot:
+    level = "random"
+
+    def __init__(self, seat: int, seed: int) -> None:
+        self.seat = seat
+        self.rng = random.Random(seed)
+
+    def observe(self, events: list[dict]) -> None:  # type: ignore[type-arg]
+        """Random play learns nothing."""
+
+    def decide(self, view: dict) -> str:  # type: ignore[type-arg]
+        prompt = view["prompt"]
+        if prompt["kind"] == "response" and self.rng.random() < PASS_PROBABILITY:
+            return str(prompt["default"])
+        return str(self.rng.choice(prompt["options"])["id"])

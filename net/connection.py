@@ -153,9 +153,11 @@ class FramedConnection:
             self._fail(exc)
             raise
         except TimeoutError:
-            exc = ProtocolError(BAD_FRAME, f"frame not completed within {self.frame_timeout:g} s", fatal=True)
-            self._fail(exc)
-            raise exc from None
+            stalled = ProtocolError(
+                BAD_FRAME, f"frame not completed within {self.frame_timeout:g} s", fatal=True
+            )
+            self._fail(stalled)
+            raise stalled from None
         except asyncio.IncompleteReadError:
             self._drop("peer closed the connection mid-frame")
             raise ConnectionClosed(self.close_reason) from None
@@ -274,5 +276,5 @@ class FramedConnection:
 async def open_connection(host: str, port: int, *, timeout: float = 10.0, **options: Any) -> FramedConnection:
     """Connect to a server; ``options`` are passed to ``FramedConnection``."""
     async with asyncio.timeout(timeout):
-        reader, writer = await asyncio.open_connection(host, port, limit=MAX_FRAME + HEADER_SIZE)
+        reader, writer = await asyncio.open_connection(host, port)
     return FramedConnection(reader, writer, **options)

@@ -374,7 +374,7 @@ class Browser:
     @property
     def games(self) -> dict[str, GameFound]:
         """Currently known tables by instance label (a copy)."""
-        return dict(self._games)
+        return {game.name: game for game in self._games.values()}
 
     async def start(self) -> None:
         if self._azc is not None or self._closed:
