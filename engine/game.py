@@ -48,12 +48,19 @@ DRAW_COUNT = 2
 
 @dataclass(frozen=True)
 class Setup:
-    """A fixed deal, for scenarios: identities, hands (card ids), the top of the pile, first seat."""
+    """A fixed deal, for scenarios: identities, hands (card ids), the top of the pile, first seat.
+
+    `messages` and `discard` start a scenario mid-game; with `pile_only` the pile is exactly
+    `pile_top` and every other card is out of the game, so that pile exhaustion can be staged.
+    """
 
     identities: Sequence[str]
     hands: Sequence[Sequence[int]]
     pile_top: Sequence[int] = ()
     first: int = 0
+    messages: Sequence[Sequence[int]] = ()
+    discard: Sequence[int] = ()
+    pile_only: bool = False
 
 
 class Game:
@@ -94,16 +101,23 @@ class Game:
             rng.shuffle(pile)
             hands = [[pile.pop() for _ in range(HAND_SIZE)] for _ in range(config.players)]
             first = rng.randrange(config.players)
+            messages: list[list[int]] = [[] for _ in range(config.players)]
+            discard: list[int] = []
+            removed: list[int] = []
         else:
             identities = list(setup.identities)
             hands = [list(h) for h in setup.hands]
-            used = {c for h in hands for c in h} | set(setup.pile_top)
+            messages = [list(m) for m in setup.messages] or [[] for _ in range(config.players)]
+            discard = list(setup.discard)
+            used = {c for h in hands + messages for c in h} | set(setup.pile_top) | set(discard)
             rest = [c.id for c in deck if c.id not in used]
             rng.shuffle(rest)
-            pile = rest + list(reversed(setup.pile_top))
+            removed = rest if setup.pile_only else []
+            pile = ([] if setup.pile_only else rest) + list(reversed(setup.pile_top))
             first = setup.first
-        seats = [Seat(i, names[i], identities[i], hands[i]) for i in range(config.players)]
-        state = GameState(config=config, seed=seed, rng=rng, seats=seats, pile=pile, current=first)
+        seats = [Seat(i, names[i], identities[i], hands[i], messages[i]) for i in range(config.players)]
+        state = GameState(config=config, seed=seed, rng=rng, seats=seats, pile=pile, current=first,
+                          discard=discard, removed=removed)
         game = cls(state, deck)
         for seat in seats:
             game.log("dealt", {"cards": [game.face(c) for c in seat.hand]}, seen_by=(seat.index,),

@@ -37,8 +37,11 @@ def view(game: Game, seat: int | None) -> dict[str, object]:
     over = game.over
     phase = s.window.step if s.node == WINDOW and s.window is not None else PHASES[s.node]
     seats = []
+    deck = game.deck
     for p in s.seats:
-        counts = {c: game.colour_count(p.index, c) for c in COLOURS}
+        counts = dict.fromkeys(COLOURS, 0)
+        for c in p.messages:
+            counts[deck[c].colour] += 1
         seats.append({
             "index": p.index,
             "name": p.name,

@@ -113,6 +113,10 @@ class FramedConnection:
         """True once no more messages will be sent or read."""
         return self._closing
 
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        """Transport details (``"peername"``, ``"socket"``, ...), as asyncio names them."""
+        return self._writer.get_extra_info(name, default)
+
     @property
     def queued_frames(self) -> int:
         return len(self._queue)
@@ -138,6 +142,8 @@ class FramedConnection:
         try:
             async with asyncio.timeout(timeout):
                 first = await self._reader.readexactly(1)
+        except TimeoutError:  # idle, not broken; TimeoutError is an OSError, so catch it first
+            raise
         except asyncio.IncompleteReadError:
             self._drop("peer closed the connection")
             raise ConnectionClosed(self.close_reason) from None

@@ -25,7 +25,14 @@ from types import TracebackType
 from typing import Self
 
 import ifaddr
-from zeroconf import BadTypeInNameException, IPVersion, NonUniqueNameException, ServiceStateChange, Zeroconf
+from zeroconf import (
+    BadTypeInNameException,
+    DNSQuestionType,
+    IPVersion,
+    NonUniqueNameException,
+    ServiceStateChange,
+    Zeroconf,
+)
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from net.version import PROTOCOL_VERSION
@@ -46,14 +53,17 @@ __all__ = [
 
 SERVICE_TYPE = "_fengsheng._tcp.local."
 
-# A crashed host sends no goodbye; with zeroconf's default 75-minute TTL for PTR/TXT its table would
-# linger in every browser that long. Two minutes bounds the ghost while browsers refresh live hosts
-# at 80 % of the TTL, well before expiry.
+# A crashed host sends no goodbye, so its table lingers in browsers until the records expire. The
+# default 75 minutes for PTR/TXT is far too long for a game lobby; two minutes bounds it for most
+# mDNS stacks (python-zeroconf browsers still clamp PTR records to at least 1125 s).
 _TTL = 120
 # DNS-SD instance labels are at most 63 bytes; keep room for the "-NN" zeroconf appends on a clash.
 _MAX_LABEL_BYTES = 59
 # Each TXT string is at most 255 bytes including "key=".
 _MAX_TXT_VALUE_BYTES = 200
+# Responders may hold a reply up to 1 s when they multicast the record within the last second
+# (RFC 6762 §14); listening this long before zeroconf's ~1.2 s of probing covers that delay.
+_CLASH_GUARD_LEAD = 0.5
 _IFF_UP = 0x1
 _IFF_LOOPBACK = 0x8
 _EVENT_QUEUE_SIZE = 256
@@ -224,6 +234,12 @@ def _game_from_info(info: AsyncServiceInfo, networks: Sequence[ipaddress.IPv4Net
     )
 
 
+def _ignore_state_change(
+    zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange
+) -> None:
+    """AsyncServiceBrowser requires a handler; the clash guard only wants the cache filled."""
+
+
 def _open_zeroconf(interfaces: list[str]) -> AsyncZeroconf:
     try:
         return AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
@@ -282,16 +298,27 @@ class Advertiser:
             other_ttl=_TTL,
             parsed_addresses=addresses,
         )
+        # zeroconf detects a clash only from PTR records already in its cache, and its probes ask
+        # for unicast replies, which another responder on the same machine may never receive (the
+        # kernel hands them to one of the sockets sharing port 5353). A short multicast browse
+        # during the ~1.2 s of probing fills the cache so the clash is seen.
+        guard = AsyncServiceBrowser(
+            azc.zeroconf, [SERVICE_TYPE], handlers=[_ignore_state_change], question_type=DNSQuestionType.QM
+        )
         try:
+            await asyncio.sleep(_CLASH_GUARD_LEAD)
             # allow_name_change turns a clash (NonUniqueNameException) into "<label>-2"; the first
             # await probes and registers, the second waits until the announcements are sent.
             await (await azc.async_register_service(info, allow_name_change=True))
         except (OSError, BadTypeInNameException, NonUniqueNameException) as exc:
+            await guard.async_cancel()
             await azc.async_close()
             raise DiscoveryError(f"cannot advertise {name!r}: {exc}") from exc
         except BaseException:
+            await guard.async_cancel()
             await azc.async_close()
             raise
+        await guard.async_cancel()
         self._azc, self._info = azc, info
         self._instance_name = info.get_name()
 
@@ -382,8 +409,14 @@ class Browser:
         interfaces = self._interfaces if self._interfaces is not None else default_interfaces()
         self._networks = _local_networks()
         self._azc = _open_zeroconf(interfaces)
+        # zeroconf's first query defaults to QU (unicast reply); a responder on the same machine
+        # then answers to port 5353, which the kernel may hand to another process's socket, and the
+        # table shows up only on the next query a second later. QM replies reach everyone at once.
         self._browser = AsyncServiceBrowser(
-            self._azc.zeroconf, [SERVICE_TYPE], handlers=[self._on_service_state_change]
+            self._azc.zeroconf,
+            [SERVICE_TYPE],
+            handlers=[self._on_service_state_change],
+            question_type=DNSQuestionType.QM,
         )
 
     async def stop(self) -> None:

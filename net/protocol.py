@@ -24,7 +24,9 @@ from typing import Any, NoReturn
 
 import msgpack
 
-PROTOCOL_VERSION = 1
+# The version lives in net.version so discovery can advertise it without importing
+# the codec; it is re-exported here as part of the schema.
+from net.version import PROTOCOL_VERSION as PROTOCOL_VERSION
 
 #: Hard cap on the body of one frame, in bytes, in both directions.
 MAX_FRAME = 256 * 1024
@@ -193,7 +195,7 @@ def decode(body: bytes) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise ProtocolError(BAD_FRAME, "string is not valid UTF-8") from None
     except Exception as exc:  # untrusted input: any decoder failure is the peer's fault
-        raise ProtocolError(BAD_FRAME, f"invalid msgpack: {exc or type(exc).__name__}") from None
+        raise ProtocolError(BAD_FRAME, f"invalid msgpack: {str(exc) or type(exc).__name__}") from None
     if not isinstance(msg, dict):
         raise ProtocolError(BAD_MESSAGE, f"a message is a map, not {_kind(msg)}")
     _check_tree(msg, BAD_FRAME)

@@ -1,0 +1,153 @@
+"""Properties every reachable state must have; random play checks them after every step.
+
+Pure: reads the game, changes nothing. Each violation is a sentence naming what is wrong, so a
+failing fuzz run says which rule of the engine broke, not just that something did.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import prompts as P
+from .cards import BLACK
+from .config import FACTION_COLOUR
+from .game import Game
+from .state import GAME_OVER, PLAY, PROBE_ANSWER, RECEIVE, SEND, WINDOW
+
+WAITING_NODES = frozenset({PLAY, SEND, RECEIVE, WINDOW, PROBE_ANSWER})
+
+
+def check(game: Game) -> list[str]:
+    """Every violated invariant of the game's current state (empty when all hold)."""
+    return [*_conservation(game), *_progress(game), *_winners(game)]
+
+
+def card_locations(game: Game) -> list[int]:
+    """Every card id somewhere in the game: pile, discard, hands, messages, in transit, stack, removed."""
+    s = game.state
+    cards = [*s.pile, *s.discard, *s.removed]
+    for p in s.seats:
+        cards.extend(p.hand)
+        cards.extend(p.messages)
+    if s.message is not None:
+        cards.append(s.message.card)
+    cards.extend(item.card for item in s.stack)
+    return cards
+
+
+def _conservation(game: Game) -> list[str]:
+    cards = card_locations(game)
+    cards.sort()
+    deck = range(len(game.deck))
+    if cards == list(deck):
+        return []
+    counts = Counter(cards)
+    problems = [f"card {c} is in {n} places" for c, n in sorted(counts.items()) if n > 1]
+    missing = [c for c in deck if c not in counts]
+    if missing:
+        problems.append(f"cards missing from the game: {missing}")
+    strangers = sorted(c for c in counts if c not in deck)
+    if strangers:
+        problems.append(f"unknown card ids: {strangers}")
+    return problems
+
+
+def _progress(game: Game) -> list[str]:
+    """No soft-lock: the game is over, or the node waits on exactly the prompts it should."""
+    s = game.state
+    prompts = game.prompts
+    problems = []
+    for seat, prompt in prompts.items():
+        if prompt.seat != seat:
+            problems.append(f"prompt {prompt.id} is filed under seat {seat} but asks seat {prompt.seat}")
+        if not prompt.options:
+            problems.append(f"prompt {prompt.id} of seat {prompt.seat} has no options")
+        if prompt.find(prompt.default) is None:
+            problems.append(f"prompt {prompt.id} of seat {prompt.seat}: default {prompt.default!r} is not an option")
+        if len({o.id for o in prompt.options}) != len(prompt.options):
+            problems.append(f"prompt {prompt.id} of seat {prompt.seat} repeats an option id")
+        if not s.seats[seat].in_game:
+            problems.append(f"seat {seat} is out of the game but prompted")
+    if s.node == GAME_OVER:
+        if prompts:
+            problems.append(f"the game is over but seats {sorted(prompts)} are prompted")
+        return problems
+    if s.node not in WAITING_NODES:
+        problems.append(f"stuck at node {s.node!r}, which never waits")
+        return problems
+    if not prompts:
+        problems.append(f"stuck: node {s.node!r} with no open prompt")
+        return problems
+    expected = _expected_prompts(game)
+    if expected is not None:
+        kind, seats = expected
+        if set(prompts) != seats:
+            problems.append(f"node {s.node!r} should prompt seats {sorted(seats)}, prompts {sorted(prompts)}")
+        wrong = sorted(seat for seat, p in prompts.items() if p.kind != kind)
+        if wrong:
+            problems.append(f"node {s.node!r} should ask {kind!r}; seats {wrong} are asked something else")
+    return problems
+
+
+def _expected_prompts(game: Game) -> tuple[str, set[int]] | None:
+    s = game.state
+    if s.node == PLAY:
+        return P.PLAY_PHASE, {s.current}
+    if s.node == SEND:
+        return P.SEND_MESSAGE, {s.current}
+    if s.node == RECEIVE:
+        return P.RECEIVE_DECISION, set() if s.message is None else {s.message.position}
+    if s.node == WINDOW:
+        w = s.window
+        return P.RESPONSE, set() if w is None else {x for x in w.eligible if x not in w.passed}
+    if s.node == PROBE_ANSWER:
+        target = None if s.probe is None else s.probe.target_seat
+        return P.PROBE_DISCARD, set() if target is None else {target}
+    return None
+
+
+def _winners(game: Game) -> list[str]:
+    s = game.state
+    if s.node != GAME_OVER:
+        problems = []
+        if s.winners or s.declarer is not None or s.win_reason is not None:
+            problems.append("winners are set while the game goes on")
+        deck = game.deck
+        for p in s.seats:
+            if not p.in_game or len(p.messages) < 3:
+                continue
+            counts = Counter(deck[c].colour for c in p.messages)
+            if counts[BLACK] >= 3:
+                problems.append(f"seat {p.index} holds 3 black messages and is still in the game")
+            colour = FACTION_COLOUR.get(p.identity)
+            if colour is not None and counts[colour] >= 3:
+                problems.append(f"seat {p.index} holds 3 {colour} messages but has not declared victory")
+        if len(game.in_game()) <= 1:
+            problems.append(f"only seats {game.in_game()} are in the game but it goes on")
+        return problems
+    in_game = game.in_game()
+    if s.win_reason == "faction":
+        d = s.declarer
+        if d is None:
+            return ["a faction win without a declarer"]
+        declarer = s.seats[d]
+        colour = FACTION_COLOUR.get(declarer.identity)
+        problems = []
+        if not declarer.in_game:
+            problems.append(f"declarer {d} is out of the game")
+        if colour is None or game.colour_count(d, colour) < 3:
+            problems.append(f"declarer {d} ({declarer.identity}) does not hold 3 messages of his faction's colour")
+        faction = [p.index for p in s.seats if p.identity == declarer.identity
+                   and (p.in_game or s.config.dead_share_win)]
+        if s.winners != faction:
+            problems.append(f"winners {s.winners} are not the {declarer.identity} faction {faction}")
+        return problems
+    if s.win_reason == "last_standing":
+        if len(in_game) != 1 or s.winners != in_game or s.declarer != in_game[0]:
+            return [f"last standing win with seats {in_game} in the game, winners {s.winners}"]
+        return []
+    if s.win_reason == "nobody_left":
+        if in_game or s.winners:
+            return [f"nobody-left ending with seats {in_game} in the game, winners {s.winners}"]
+        return []
+    return [f"the game is over for an unknown reason {s.win_reason!r}"]

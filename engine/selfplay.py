@@ -1,0 +1,74 @@
+"""Whole games driven by any decision function, seeing only each seat's projection.
+
+Used by random-play tests, `fengsheng sim` and the benchmark. It is bot-agnostic: `decide(seat,
+view)` returns an option id for `view["prompt"]`. When several seats are prompted at once (a
+response window), who answers first is drawn from an RNG seeded by the game's seed, so a game is
+reproducible from (config, seed, decide) alone and the engine's own RNG is never touched.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from . import invariants
+from .config import GameConfig
+from .game import Game
+from .view import view
+
+Decide = Callable[[int, dict], str]  # type: ignore[type-arg]
+
+# Far above any honest game (random 4- and 6-player games end within a few hundred decisions);
+# reaching it means the game cannot end.
+MAX_DECISIONS = 20_000
+
+
+class InvariantViolation(AssertionError):
+    """A reachable state broke an invariant of `engine.invariants`."""
+
+    def __init__(self, game: Game, problems: list[str]) -> None:
+        self.game = game
+        self.problems = problems
+        record = game.record()
+        super().__init__(
+            f"seed {record['seed']}, after {game.state.decisions} decisions: " + "; ".join(problems)
+        )
+
+
+class GameTooLong(AssertionError):
+    """The game did not end within the bound on decisions."""
+
+
+def answer_order_rng(seed: int) -> random.Random:
+    """The RNG that picks which simultaneously prompted seat answers first."""
+    return random.Random(f"answer-order/{seed}")
+
+
+def play(config: GameConfig, seed: int, decide: Decide, check: bool = True,
+         max_decisions: int = MAX_DECISIONS) -> Game:
+    """Play one game to its end; raise InvariantViolation or GameTooLong instead of returning a bad game."""
+    game = Game.new(config, seed)
+    order = answer_order_rng(seed)
+    if check:
+        _check(game)
+    while not game.over:
+        prompts = game.pending()
+        if len(prompts) > 1:
+            prompts.sort(key=lambda p: p.seat)
+            prompt = prompts[order.randrange(len(prompts))]
+        elif prompts:
+            prompt = prompts[0]
+        else:
+            raise InvariantViolation(game, ["no open prompt and the game is not over"])
+        game.choose(prompt.seat, prompt.id, decide(prompt.seat, view(game, prompt.seat)))
+        if check:
+            _check(game)
+        if game.state.decisions >= max_decisions and not game.over:
+            raise GameTooLong(f"seed {seed}: no end after {max_decisions} decisions")
+    return game
+
+
+def _check(game: Game) -> None:
+    problems = invariants.check(game)
+    if problems:
+        raise InvariantViolation(game, problems)

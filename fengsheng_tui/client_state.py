@@ -1,0 +1,125 @@
+"""What the client knows, as plain data: the last view, the log, chat, the connection state.
+
+The app applies every server message here and widgets render from it, so the rules of
+"what we show" are testable without Textual. Countdowns are computed from the time an
+update arrived, through an injectable clock, so snapshot tests can freeze them.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .i18n import Words
+
+LOG_LIMIT = 500
+
+
+@dataclass
+class LogEntry:
+    """An event (rendered in the current language on demand) or a chat line."""
+
+    event: dict[str, Any] | None = None
+    chat: tuple[str, str] | None = None  # (name, text)
+    seats: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class ClientState:
+    clock: Callable[[], float] = time.monotonic
+    seat: int | None = None
+    token: str | None = None
+    table: str | None = None
+    host: bool = False
+    view: dict[str, Any] | None = None
+    lobby: dict[str, Any] | None = None
+    received_at: float = 0.0
+    log: list[LogEntry] = field(default_factory=list)
+    connected: bool = False
+    error: str | None = None
+    replay_path: str | None = None
+
+    def apply(self, msg: dict[str, Any]) -> str:
+        """Take one server message; returns its type so the app can route it."""
+        kind = str(msg.get("type", ""))
+        if kind == "welcome":
+            self.seat = msg.get("seat")
+            self.token = msg.get("token") or self.token
+            self.table = msg.get("table")
+            self.host = bool(msg.get("host"))
+            self.connected = True
+        elif kind == "lobby":
+            table = msg.get("table")
+            self.lobby = table if isinstance(table, dict) else {}
+        elif kind == "update":
+            view = msg.get("view")
+            if isinstance(view, dict):
+                self.view = view
+                self.received_at = self.clock()
+                replay = view.get("replay")
+                if isinstance(replay, str):
+                    self.replay_path = replay
+            seats = list(self.view.get("seats", [])) if self.view else []
+            for ev in msg.get("events") or []:
+                if isinstance(ev, dict):
+                    self.log.append(LogEntry(event=ev, seats=seats))
+        elif kind == "chat":
+            self.log.append(LogEntry(chat=(str(msg.get("name", "?")), str(msg.get("text", "")))))
+        elif kind == "error":
+            self.error = str(msg.get("message", msg.get("code", "")))
+        del self.log[:-LOG_LIMIT]
+        return kind
+
+    @property
+    def prompt(self) -> dict[str, Any] | None:
+        if self.view is None:
+            return None
+        prompt = self.view.get("prompt")
+        return prompt if isinstance(prompt, dict) else None
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        return list(self.view.get("seats", [])) if self.view else []
+
+    @property
+    def hand(self) -> list[dict[str, Any]]:
+        return list(self.view.get("hand", [])) if self.view else []
+
+    def seconds_left(self, entry: dict[str, Any]) -> int | None:
+        """Seconds left on a prompt the server stamped with a deadline, or None without one.
+
+        `remaining` (seconds when the update was sent) is preferred; `deadline` is accepted as an
+        absolute wall-clock time when a server sends that instead.
+        """
+        remaining = entry.get("remaining", entry.get("seconds"))
+        if isinstance(remaining, int | float):
+            return max(0, math.ceil(remaining - (self.clock() - self.received_at)))
+        deadline = entry.get("deadline")
+        if isinstance(deadline, int | float):
+            return max(0, math.ceil(deadline - time.time()))
+        return None
+
+    def countdowns(self) -> dict[int, int | None]:
+        """Prompted seat -> seconds left (None when the server sent no deadline)."""
+        out: dict[int, int | None] = {}
+        if self.view is None:
+            return out
+        for w in self.view.get("waiting") or []:
+            if isinstance(w, dict) and isinstance(w.get("seat"), int):
+                out[w["seat"]] = self.seconds_left(w)
+        return out
+
+    def log_lines(self, words: Words) -> list[tuple[str, bool]]:
+        """(text, is_chat) for every log entry in the current language."""
+        lines: list[tuple[str, bool]] = []
+        for entry in self.log:
+            if entry.chat is not None:
+                lines.append((f"{entry.chat[0]}: {entry.chat[1]}", True))
+            elif entry.event is not None:
+                text = words.event(entry.event, entry.seats or self.seats, self.seat)
+                if text:
+                    lines.append((text, False))
+        return lines

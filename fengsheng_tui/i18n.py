@@ -1,0 +1,503 @@
+"""Every word the terminal game shows, in Chinese (the default) and English.
+
+The engine speaks in its own vocabulary (card functions as printed in Chinese, colours and
+identities as English ids); this module turns that vocabulary and the event log into sentences.
+It imports nothing from Textual, so it is cheap and testable on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+LANGS = ("zh", "en")
+
+FUNCTION_EN = {
+    "锁定": "Lock",
+    "调虎离山": "Lure Away",
+    "截获": "Intercept",
+    "退回": "Send Back",
+    "破译": "Decrypt",
+    "烧毁": "Burn",
+    "识破": "See Through",
+    "试探": "Probe",
+    "真伪莫辨": "Truth or False",
+}
+METHOD_EN = {"密电": "Secret", "直达": "Direct", "文本": "Text"}
+COLOUR = {
+    "zh": {"red": "红", "blue": "蓝", "black": "黑"},
+    "en": {"red": "R", "blue": "B", "black": "K"},
+}
+COLOUR_WORD = {
+    "zh": {"red": "红", "blue": "蓝", "black": "黑"},
+    "en": {"red": "red", "blue": "blue", "black": "black"},
+}
+IDENTITY = {
+    "zh": {"military": "军情处", "latent": "潜伏战线", "neutral": "打酱油的", None: "？"},
+    "en": {"military": "Military", "latent": "Latent", "neutral": "Neutral", None: "?"},
+}
+PROBE_LINE_EN = {"其实我是卧底": "Actually, I am a mole.", "我是一个好人": "I am a good person."}
+
+PHASE = {
+    "zh": {
+        "turn_start": "回合开始", "draw": "摸牌", "play": "出牌阶段", "send": "传出情报",
+        "transmit": "情报传递", "arrive": "情报到达", "receive": "接收情报", "probe": "试探",
+        "turn_end": "回合结束", "game_over": "游戏结束",
+    },
+    "en": {
+        "turn_start": "turn start", "draw": "draw", "play": "play phase", "send": "send a message",
+        "transmit": "transmit", "arrive": "arrival", "receive": "receive?", "probe": "probe",
+        "turn_end": "turn end", "game_over": "game over",
+    },
+}
+
+UI: dict[str, dict[str, str]] = {
+    "zh": {
+        "title": "风声",
+        "you": "你",
+        "hand": "手牌",
+        "identity": "身份",
+        "seats": "座位",
+        "message": "情报",
+        "no_message": "没有传递中的情报",
+        "stack": "结算区",
+        "stack_empty": "（空）",
+        "log": "记录",
+        "chat": "聊天",
+        "prompt": "操作",
+        "waiting_for": "等待 {who}",
+        "nothing_to_do": "请稍候……",
+        "alive": "存活",
+        "dead": "死亡",
+        "lost": "出局",
+        "offline": "离线",
+        "locked": "锁",
+        "skipped": "离",
+        "turn": "第{n}回合",
+        "cards": "{n}张",
+        "face_down": "背面",
+        "from_to": "{sender}传出 · 在{pos} · {dir}",
+        "direction_left": "向左→",
+        "direction_right": "←向右",
+        "direction_target": "直达{target}",
+        "returning": "退回给传出者",
+        "intercepted": "被{who}截获",
+        "on": "对",
+        "by": "{who}使用",
+        "k_play": "出牌阶段：数字选牌，回车使用，空格结束出牌",
+        "k_send": "传出情报：数字选一张牌，回车传出",
+        "k_response": "响应：数字选牌，回车使用，空格放弃",
+        "k_receive": "情报到你面前：回车接收，空格不接收",
+        "k_probe_discard": "试探：数字选一张要弃的牌，回车确认",
+        "k_targets": "方向键或 {letters} 选目标，回车确认，Esc 返回",
+        "k_confirm": "回车确认，Esc 返回",
+        "cannot_use": "{card} 现在不能使用",
+        "no_card": "没有第{n}张牌",
+        "accept": "接收",
+        "decline": "不接收",
+        "pass": "放弃",
+        "end": "结束出牌",
+        "send": "传出",
+        "play": "使用",
+        "discard": "弃置",
+        "no_target": "无目标",
+        "message_card": "情报",
+        "game_over": "游戏结束",
+        "winners": "胜者",
+        "no_winner": "无人获胜",
+        "reveal": "身份揭晓",
+        "replay_saved": "录像已保存：{path}",
+        "replay_unsaved": "录像由服务器保存",
+        "win_faction": "{who}集齐三张{colour}情报，{identity}获胜",
+        "win_last_standing": "只剩{who}，获胜",
+        "win_nobody_left": "无人存活",
+        "back": "返回",
+        "confirm": "确认",
+        "help": "帮助",
+        "quit": "退出",
+        "quit_q": "确定退出吗？（y 退出 / n 取消）",
+        "yes": "是",
+        "no": "否",
+        "settings": "设置",
+        "card_key": "选牌",
+        "target_key": "目标",
+        "pass_key": "放弃",
+        "next": "下一步",
+        "prev": "上一步",
+        "lost_conn": "连接中断，正在重连……",
+        "reconnected": "已重新连接",
+        "error": "错误：{message}",
+        "chat_placeholder": "输入聊天内容，回车发送，Esc 取消",
+        "lobby": "局域网游戏",
+        "lobby_hint": "↑↓ 选择，回车加入；m 手动输入地址；r 刷新",
+        "lobby_empty": "正在搜索局域网中的游戏……",
+        "recent": "最近的服务器",
+        "address": "地址（主机:端口）",
+        "table_lobby": "牌桌",
+        "ready": "准备",
+        "not_ready": "未准备",
+        "empty_seat": "空位",
+        "bot": "机器人",
+        "host_options": "房主选项",
+        "players": "人数",
+        "identities": "身份配置",
+        "deck": "牌堆",
+        "characters": "角色",
+        "timers": "计时",
+        "bots": "机器人",
+        "password": "密码",
+        "start": "开始",
+        "toggle_ready": "准备/取消",
+        "add_bot": "加机器人",
+        "remove_bot": "减机器人",
+        "on_": "开",
+        "off": "关",
+        "characters_coming": "角色即将推出",
+        "language": "语言",
+        "colour_mode": "颜色模式",
+        "key_bindings": "按键",
+        "keys_file": "按键可在 {path} 中修改",
+        "replay": "录像",
+        "replay_hint": "←→ 逐步播放，Home/End 到开头/结尾，q 退出",
+        "step": "第 {i}/{n} 步",
+        "rules_summary": "规则摘要",
+        "card_reference": "卡牌",
+        "spectator": "观战",
+        "countdown": "{s}秒",
+    },
+    "en": {
+        "title": "The Message",
+        "you": "you",
+        "hand": "Hand",
+        "identity": "Identity",
+        "seats": "Seats",
+        "message": "Message",
+        "no_message": "No message in transit",
+        "stack": "Stack",
+        "stack_empty": "(empty)",
+        "log": "Log",
+        "chat": "Chat",
+        "prompt": "Action",
+        "waiting_for": "waiting for {who}",
+        "nothing_to_do": "Please wait...",
+        "alive": "alive",
+        "dead": "dead",
+        "lost": "lost",
+        "offline": "offline",
+        "locked": "L",
+        "skipped": "S",
+        "turn": "Turn {n}",
+        "cards": "{n} cards",
+        "face_down": "face down",
+        "from_to": "sent by {sender} · at {pos} · {dir}",
+        "direction_left": "leftward→",
+        "direction_right": "←rightward",
+        "direction_target": "direct to {target}",
+        "returning": "back to sender",
+        "intercepted": "intercepted by {who}",
+        "on": "on",
+        "by": "by {who}",
+        "k_play": "Play phase: digit picks a card, Enter uses it, Space ends the phase",
+        "k_send": "Send a message: digit picks a card, Enter sends it",
+        "k_response": "Respond: digit picks a card, Enter uses it, Space passes",
+        "k_receive": "The message is in front of you: Enter accepts, Space declines",
+        "k_probe_discard": "Probe: digit picks the card to discard, Enter confirms",
+        "k_targets": "Arrows or {letters} pick a target, Enter confirms, Esc backs out",
+        "k_confirm": "Enter confirms, Esc backs out",
+        "cannot_use": "{card} cannot be used now",
+        "no_card": "There is no card {n}",
+        "accept": "accept",
+        "decline": "decline",
+        "pass": "pass",
+        "end": "end play",
+        "send": "send",
+        "play": "use",
+        "discard": "discard",
+        "no_target": "no target",
+        "message_card": "the message",
+        "game_over": "Game over",
+        "winners": "Winners",
+        "no_winner": "Nobody wins",
+        "reveal": "Identities",
+        "replay_saved": "Replay saved: {path}",
+        "replay_unsaved": "The server keeps the replay",
+        "win_faction": "{who} collected three {colour} messages: {identity} win",
+        "win_last_standing": "{who} is the last one standing",
+        "win_nobody_left": "Nobody is left",
+        "back": "back",
+        "confirm": "confirm",
+        "help": "help",
+        "quit": "quit",
+        "quit_q": "Quit the game? (y quit / n stay)",
+        "yes": "yes",
+        "no": "no",
+        "settings": "settings",
+        "card_key": "card",
+        "target_key": "target",
+        "pass_key": "pass",
+        "next": "next",
+        "prev": "previous",
+        "lost_conn": "Connection lost, reconnecting...",
+        "reconnected": "Reconnected",
+        "error": "Error: {message}",
+        "chat_placeholder": "Type a chat line, Enter sends, Esc cancels",
+        "lobby": "LAN games",
+        "lobby_hint": "Up/Down select, Enter joins; m types an address; r refreshes",
+        "lobby_empty": "Looking for games on the LAN...",
+        "recent": "Recent servers",
+        "address": "Address (host:port)",
+        "table_lobby": "Table",
+        "ready": "ready",
+        "not_ready": "not ready",
+        "empty_seat": "empty",
+        "bot": "bot",
+        "host_options": "Host options",
+        "players": "Players",
+        "identities": "Identities",
+        "deck": "Deck",
+        "characters": "Characters",
+        "timers": "Timers",
+        "bots": "Bots",
+        "password": "Password",
+        "start": "start",
+        "toggle_ready": "ready/unready",
+        "add_bot": "add bot",
+        "remove_bot": "remove bot",
+        "on_": "on",
+        "off": "off",
+        "characters_coming": "Characters are coming",
+        "language": "Language",
+        "colour_mode": "Colour mode",
+        "key_bindings": "Key bindings",
+        "keys_file": "Remap keys in {path}",
+        "replay": "Replay",
+        "replay_hint": "Left/Right step, Home/End jump, q quits",
+        "step": "step {i}/{n}",
+        "rules_summary": "Rules summary",
+        "card_reference": "Cards",
+        "spectator": "spectating",
+        "countdown": "{s}s",
+    },
+}
+
+EVENTS: dict[str, dict[str, str]] = {
+    "zh": {
+        "dealt": "{seat}获得{count}张起始手牌{cards}",
+        "identity": "你的身份：{identity}",
+        "first_player": "{seat}先手",
+        "turn_start": "—— 第{turn}回合：{seat} ——",
+        "drew": "{seat}摸了{count}张牌{cards}",
+        "play_phase_ended": "{seat}结束出牌",
+        "cannot_send": "{seat}没有手牌可以传出",
+        "sent": "{seat}传出{method}情报{target}{card}",
+        "message_discarded": "传出者{seat}已离场，情报被弃置",
+        "transmit": "情报从{origin}传向{to}",
+        "arrived": "情报到达{seat}面前",
+        "declined": "{seat}不接收",
+        "played": "{seat}使用{card}{target}{target_card}",
+        "no_effect": "{seat}的{card}被识破，无效",
+        "resolved": "{seat}的{card}生效",
+        "probe_discarded": "{seat}弃置一张牌{card}",
+        "reshuffled": "弃牌堆洗入牌堆（{count}张）",
+        "received": "{seat}接收情报：{card}",
+        "obtained": "{seat}面前多了一张情报：{card}",
+        "died": "{seat}收到三张黑情报，死亡（{identity}）",
+        "lost": "{seat}无牌可传，出局（{identity}）",
+        "game_over": "游戏结束",
+        "locked": "{by}锁定了{seat}",
+        "truth_or_false": "真伪莫辨：翻开{count}张牌",
+        "intercepted": "{seat}截获了情报",
+        "lured": "{by}对{seat}使用调虎离山",
+        "decrypted": "{seat}破译了情报{card}",
+        "sent_back": "{seat}退回了情报",
+        "burned": "{by}烧毁了{seat}面前的{card}",
+        "cancelled": "{by}识破了{card}",
+        "probe_answer_say": "{seat}说：“{line}”",
+        "probe_answer_draw": "{seat}按试探摸牌",
+        "probe_answer_discard": "{seat}按试探弃一张牌",
+        "probe_answer_discard_none": "{seat}没有手牌可弃",
+        "unknown": "{kind}",
+    },
+    "en": {
+        "dealt": "{seat} got {count} starting cards{cards}",
+        "identity": "Your identity: {identity}",
+        "first_player": "{seat} goes first",
+        "turn_start": "-- Turn {turn}: {seat} --",
+        "drew": "{seat} drew {count} cards{cards}",
+        "play_phase_ended": "{seat} ends the play phase",
+        "cannot_send": "{seat} has no card to send",
+        "sent": "{seat} sends a {method} message{target}{card}",
+        "message_discarded": "the sender {seat} is out; the message is discarded",
+        "transmit": "the message moves from {origin} to {to}",
+        "arrived": "the message arrives at {seat}",
+        "declined": "{seat} declines",
+        "played": "{seat} uses {card}{target}{target_card}",
+        "no_effect": "{seat}'s {card} is seen through: no effect",
+        "resolved": "{seat}'s {card} takes effect",
+        "probe_discarded": "{seat} discards a card{card}",
+        "reshuffled": "the discard pile is shuffled into the deck ({count} cards)",
+        "received": "{seat} receives the message: {card}",
+        "obtained": "{seat} gets a message: {card}",
+        "died": "{seat} has three black messages and dies ({identity})",
+        "lost": "{seat} had nothing to send and is out ({identity})",
+        "game_over": "Game over",
+        "locked": "{by} locks {seat}",
+        "truth_or_false": "Truth or False: {count} cards revealed",
+        "intercepted": "{seat} intercepts the message",
+        "lured": "{by} lures {seat} away",
+        "decrypted": "{seat} decrypts the message{card}",
+        "sent_back": "{seat} sends the message back",
+        "burned": "{by} burns {card} in front of {seat}",
+        "cancelled": "{by} sees through {card}",
+        "probe_answer_say": "{seat} says: \"{line}\"",
+        "probe_answer_draw": "{seat} draws cards for the probe",
+        "probe_answer_discard": "{seat} must discard a card for the probe",
+        "probe_answer_discard_none": "{seat} has no card to discard",
+        "unknown": "{kind}",
+    },
+}
+
+
+class Words:
+    """The strings of one language, with helpers for the engine's vocabulary."""
+
+    def __init__(self, lang: str = "zh") -> None:
+        if lang not in LANGS:
+            raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGS)}")
+        self.lang = lang
+        self.ui = UI[lang]
+
+    def __call__(self, key: str, **kw: object) -> str:
+        text = self.ui.get(key, key)
+        return text.format(**kw) if kw else text
+
+    def function(self, name: object) -> str:
+        text = str(name)
+        return FUNCTION_EN.get(text, text) if self.lang == "en" else text
+
+    def method(self, name: object) -> str:
+        text = str(name)
+        return METHOD_EN.get(text, text) if self.lang == "en" else text
+
+    def colour(self, colour: object) -> str:
+        return COLOUR[self.lang].get(str(colour), "?")
+
+    def colour_word(self, colour: object) -> str:
+        return COLOUR_WORD[self.lang].get(str(colour), "?")
+
+    def identity(self, identity: object) -> str:
+        key = identity if identity in ("military", "latent", "neutral") else None
+        return IDENTITY[self.lang][key]
+
+    def phase(self, phase: object) -> str:
+        return PHASE[self.lang].get(str(phase), str(phase))
+
+    def probe_line(self, line: object) -> str:
+        text = str(line)
+        return PROBE_LINE_EN.get(text, text) if self.lang == "en" else text
+
+    def card(self, face: Mapping[str, Any] | None) -> str:
+        """A card as `function[colour·method]`; a face-down card (no colour) as just its function."""
+        if not face:
+            return self("face_down")
+        name = self.function(face.get("function", "?"))
+        if "colour" not in face:
+            return name
+        return f"{name}[{self.colour(face['colour'])}·{self.method(face.get('method', '?'))}]"
+
+    def seat_name(self, seats: Sequence[Mapping[str, Any]], seat: object, me: int | None) -> str:
+        if not isinstance(seat, int) or not 0 <= seat < len(seats):
+            return "?"
+        name = str(seats[seat].get("name", f"P{seat + 1}"))
+        return f"{name}({self('you')})" if seat == me else name
+
+    def event(self, ev: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], me: int | None) -> str | None:
+        """One event as a sentence; None for events that carry nothing worth a line."""
+        kind = str(ev.get("kind", ""))
+        table = EVENTS[self.lang]
+        name = lambda key: self.seat_name(seats, ev.get(key), me)  # noqa: E731
+        values: dict[str, object] = {k: v for k, v in ev.items() if k not in ("kind", "seq")}
+        values["kind"] = kind
+        for key in ("seat", "by", "origin", "to"):
+            if key in ev:
+                values[key] = name(key)
+        if kind == "identity":
+            if "identity" not in ev:
+                return None
+            values["identity"] = self.identity(ev["identity"])
+        if kind in ("died", "lost"):
+            values["identity"] = self.identity(ev.get("identity"))
+        cards = ev.get("cards")
+        values["cards"] = (": " if self.lang == "en" else "：") + " ".join(
+            self.card(c) for c in cards) if isinstance(cards, list) and cards else ""
+        colon = ": " if self.lang == "en" else "："
+        card = ev.get("card")
+        card_text = self.card(card) if isinstance(card, dict) else ""
+        if kind in ("sent", "probe_discarded", "decrypted"):
+            values["card"] = f"{colon}{card_text}" if card_text else ""
+        elif "card" in ev:
+            values["card"] = card_text
+        if kind == "sent":
+            values["method"] = self.method(ev.get("method"))
+            target = ev.get("target")
+            values["target"] = (f" → {self.seat_name(seats, target, me)}") if isinstance(target, int) else ""
+        if kind == "played":
+            target = ev.get("target")
+            values["target"] = f" → {self.seat_name(seats, target, me)}" if isinstance(target, int) else ""
+            tc = ev.get("target_card")
+            values["target_card"] = f" ({self('on')} {self.card(tc)})" if isinstance(tc, dict) else ""
+        if kind == "probe_answer":
+            kind = f"probe_answer_{ev.get('answer')}"
+            values["line"] = self.probe_line(ev.get("line", ""))
+        template = table.get(kind)
+        if template is None:
+            return table["unknown"].format(kind=kind)
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError):
+            return table["unknown"].format(kind=kind)
+
+
+CARD_HELP = {
+    "zh": {
+        "锁定": "自己回合（出牌或传递时）：指定一名其他角色，本回合情报到达他时他必须接收。",
+        "调虎离山": "情报传递时：指定一名角色（非自己、非传出者、未被锁定），本次情报跳过他。",
+        "截获": "他人情报传递时：情报移到你面前，你必须接收。",
+        "退回": "情报到达你面前时：情报反向传递（直达则退回传出者）。锁定时无效。",
+        "破译": "情报到达你面前时：秘密查看这张情报。",
+        "烧毁": "任何时候：弃置任意角色面前的一张黑情报。",
+        "识破": "另一张功能牌打出后、结算前：令其无效（可识破识破）。",
+        "试探": "出牌阶段：背面交给一名其他角色，他须如实回答（摸牌、弃牌或说一句话）。",
+        "真伪莫辨": "出牌阶段：从牌堆翻开与在场人数相同的牌，从你起每人随机获得一张作为情报。",
+    },
+    "en": {
+        "锁定": "Your own turn (play or transmit): another player must accept this turn's message if it reaches him.",
+        "调虎离山": "Transmit: one player (not you, not the sender, not locked) is skipped by this message.",
+        "截获": "Transmit, during another player's message: the message moves to you and you must accept it.",
+        "退回": "When the message arrives at you: it travels the other way (a Direct one returns). No effect if locked.",
+        "破译": "When the message arrives at you: look at it privately.",
+        "烧毁": "Any time: discard one black message in front of any player.",
+        "识破": "After another function card is played, before it resolves: it has no effect (stackable).",
+        "试探": "Play phase: hand it face down to another player, who answers truthfully (draw, discard or a line).",
+        "真伪莫辨": "Play phase: reveal one card per player still in the game; from you on, each takes one at random as a message.",
+    },
+}
+
+RULES_SUMMARY = {
+    "zh": [
+        "每人有一个秘密身份：军情处（蓝）、潜伏战线（红），或打酱油的。",
+        "你的回合：摸两张牌；出牌阶段可以使用功能牌；然后必须传出一张手牌作为情报。",
+        "情报按图标传递：密电背面逐个传递，文本正面逐个传递，直达只传给指定的人。",
+        "情报到达时，持有者可以接收或不接收；传回传出者时他必须接收。",
+        "面前集齐三张己方颜色（红或蓝）情报的阵营获胜；集齐三张黑情报的人死亡。",
+        "回合中无牌可传出的人出局。每次响应窗口里，所有人依次可以打出功能牌，后发先至。",
+    ],
+    "en": [
+        "Everyone has a secret identity: Military (blue), Latent (red), or Neutral.",
+        "Your turn: draw two cards; in the play phase use function cards; then send one card as a message.",
+        "Messages travel by their icon: Secret face down seat by seat, Text face up seat by seat, Direct to one player.",
+        "When a message arrives, its holder accepts or declines; back at the sender it must be accepted.",
+        "A faction wins when one of its players has three messages of its colour; three black messages kill.",
+        "A player with nothing to send is out. In each response window anyone may play; last played resolves first.",
+    ],
+}

@@ -1,0 +1,95 @@
+"""Key bindings: every binding has an id, so a player can remap it from a config file.
+
+The defaults use only letters, digits, arrows, Enter, Escape, Space and `?`: ctrl combinations
+are swallowed by many SSH clients and by tmux. The remap file is TOML with a `[keys]` table
+(`pass = "space,p"`), read from $FENGSHENG_CONFIG or ~/.config/fengsheng/keys.toml.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .i18n import Words
+
+
+@dataclass(frozen=True)
+class KeySpec:
+    id: str
+    keys: str
+    action: str
+    word: str  # i18n key of the footer description
+    show: bool = True
+    key_display: str | None = None
+
+
+CARD_KEYS = tuple(
+    KeySpec(f"card_{n}", str(n), f"card({n})", "card_key", show=n == 1, key_display="1-9") for n in range(1, 10)
+)
+TARGET_LETTERS = "asdfghjkl"
+
+TABLE_KEYS = (
+    *CARD_KEYS,
+    KeySpec("target_prev", "left,up", "target(-1)", "target_key", key_display="←→"),
+    KeySpec("target_next", "right,down", "target(1)", "target_key", show=False),
+    *(KeySpec(f"target_{ch}", ch, f"pick({i})", "target_key", show=False) for i, ch in enumerate(TARGET_LETTERS)),
+    KeySpec("confirm", "enter", "confirm", "confirm"),
+    KeySpec("pass", "space", "pass", "pass_key", key_display="Space"),
+    KeySpec("back", "escape", "back", "back", key_display="Esc"),
+    KeySpec("chat", "c", "chat", "chat"),
+    KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
+    KeySpec("settings", "o", "settings", "settings"),
+    KeySpec("quit", "q", "quit", "quit"),
+)
+
+REPLAY_KEYS = (
+    KeySpec("replay_prev", "left", "step(-1)", "prev", key_display="←"),
+    KeySpec("replay_next", "right,space", "step(1)", "next", key_display="→"),
+    KeySpec("replay_start", "home", "jump(0)", "prev", show=False),
+    KeySpec("replay_end", "end", "jump(-1)", "next", show=False),
+    KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
+    KeySpec("quit", "q", "quit", "quit"),
+)
+
+
+def config_path() -> Path:
+    env = os.environ.get("FENGSHENG_CONFIG")
+    if env:
+        return Path(env)
+    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return base / "fengsheng" / "keys.toml"
+
+
+def load_keymap(path: Path | None = None) -> dict[str, str]:
+    """Binding id -> keys from the config file; a missing or broken file means the defaults."""
+    path = path or config_path()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return {}
+    table = data.get("keys", data)
+    if not isinstance(table, dict):
+        return {}
+    return {str(k): str(v) for k, v in table.items() if isinstance(v, str) and v.strip()}
+
+
+def bindings(specs: tuple[KeySpec, ...], words: Words) -> list[object]:
+    """Textual `Binding`s for these specs, described in the player's language."""
+    from textual.binding import Binding
+
+    return [
+        Binding(s.keys, s.action, words(s.word), show=s.show, key_display=s.key_display, id=s.id)
+        for s in specs
+    ]
+
+
+def describe(specs: tuple[KeySpec, ...], words: Words, keymap: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """(keys, what they do) rows for the help screen, after the player's remapping."""
+    keymap = keymap or {}
+    rows: list[tuple[str, str]] = []
+    for s in specs:
+        keys = keymap.get(s.id, s.keys).replace("question_mark", "?")
+        rows.append((keys, f"{words(s.word)} ({s.id})"))
+    return rows

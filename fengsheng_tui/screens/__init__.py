@@ -1,0 +1,1 @@
+"""One module per screen: lobby, table lobby, table, game over, help, settings, replay."""

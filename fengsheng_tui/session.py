@@ -1,0 +1,172 @@
+"""The app's one door to a game: a `Session` yields server message dicts and accepts choices.
+
+`NetSession` speaks to a real server through `net.client.Client`; `LocalSession` runs an
+engine game with bots in-process and yields the very same dicts (`welcome`, `update` with
+`view(game, seat)` and `events_for(game, seat)`), so screens and tests cannot tell them apart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any, Protocol
+
+
+class SessionClosed(ConnectionError):
+    """The connection ended; the app may reconnect with the seat token."""
+
+
+class Session(Protocol):
+    token: str | None
+
+    async def connect(self) -> None: ...
+
+    def messages(self) -> AsyncIterator[dict[str, Any]]: ...
+
+    async def choose(self, prompt_id: int, option: str) -> None: ...
+
+    async def chat(self, text: str) -> None: ...
+
+    async def op(self, command: str, **args: Any) -> None: ...
+
+    async def ready(self, is_ready: bool) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+class NetSession:
+    """A seat at a real server; reconnecting presents the seat token from the last welcome."""
+
+    def __init__(self, host: str, port: int, name: str, password: str | None = None,
+                 table: str | None = None, spectate: bool = False) -> None:
+        self.host = host
+        self.port = port
+        self.name = name
+        self.password = password
+        self.table = table
+        self.spectate = spectate
+        self.token: str | None = None
+        self._client: Any = None
+
+    async def connect(self) -> None:
+        from net.client import Client
+
+        client = Client()
+        await client.connect(self.host, self.port, self.name, token=self.token, table=self.table,
+                             password=self.password, spectate=self.spectate)
+        self._client = client
+
+    async def messages(self) -> AsyncIterator[dict[str, Any]]:
+        if self._client is None:
+            raise SessionClosed("not connected")
+        try:
+            async for msg in self._client:
+                if msg.get("type") == "welcome":
+                    self.token = msg.get("token") or self.token
+                yield msg
+        except (OSError, asyncio.IncompleteReadError, ConnectionError) as exc:
+            raise SessionClosed(str(exc)) from exc
+        raise SessionClosed("the server closed the connection")
+
+    async def choose(self, prompt_id: int, option: str) -> None:
+        if self._client is not None:
+            await self._client.choose(prompt_id, option)
+
+    async def chat(self, text: str) -> None:
+        if self._client is not None:
+            await self._client.chat(text)
+
+    async def op(self, command: str, **args: Any) -> None:
+        if self._client is not None:
+            await self._client.op(command, **args)
+
+    async def ready(self, is_ready: bool) -> None:
+        if self._client is not None and hasattr(self._client, "ready"):
+            await self._client.ready(is_ready)
+
+    async def close(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            await client.close()
+
+
+class LocalSession:
+    """An engine game in this process: bots answer every seat but `seat` at once.
+
+    Deterministic for a seed, which is what snapshot tests need; no clocks, no deadlines.
+    """
+
+    def __init__(self, players: int = 4, identities: str = "novice", seed: int = 1, seat: int = 0,
+                 names: tuple[str, ...] = (), bot_level: str = "random") -> None:
+        from bots import make_bot
+        from engine import Game, GameConfig
+
+        names = names or tuple(f"P{i + 1}" for i in range(players))
+        self.game = Game.new(GameConfig(players=players, identities=identities, names=names), seed)
+        self.seat = seat
+        self.token: str | None = "local"
+        self.bots = {s: make_bot(bot_level, s, seed * 31 + s) for s in range(players) if s != seat}
+        self._bot_seen = {s: 0 for s in self.bots}
+        self._sent = 0
+        self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+    async def connect(self) -> None:
+        self._queue.put_nowait({"type": "welcome", "seat": self.seat, "token": "local", "table": "local",
+                                "host": True})
+        self.run_bots()
+        self._queue.put_nowait(self.update())
+
+    def update(self) -> dict[str, Any]:
+        """The next `update` message for our seat, with the events since the last one."""
+        from engine import events_for, view
+
+        events = events_for(self.game, self.seat, self._sent)
+        self._sent = len(self.game.events)
+        return {"type": "update", "view": view(self.game, self.seat), "events": events}
+
+    def run_bots(self) -> None:
+        """Let bots answer until only our seat is prompted or the game is over."""
+        from engine import events_for, view
+
+        while not self.game.over:
+            prompts = [p for p in self.game.pending() if p.seat in self.bots]
+            if not prompts:
+                return
+            prompts.sort(key=lambda p: self.game.priority_key(p.seat))
+            p = prompts[0]
+            bot = self.bots[p.seat]
+            bot.observe(events_for(self.game, p.seat, self._bot_seen[p.seat]))
+            self._bot_seen[p.seat] = len(self.game.events)
+            self.game.choose(p.seat, p.id, bot.decide(view(self.game, p.seat)))
+
+    async def messages(self) -> AsyncIterator[dict[str, Any]]:
+        while True:
+            msg = await self._queue.get()
+            if msg is None:
+                return
+            yield msg
+
+    async def choose(self, prompt_id: int, option: str) -> None:
+        from engine import ChoiceError
+
+        try:
+            self.game.choose(self.seat, prompt_id, option)
+        except ChoiceError as exc:
+            self._queue.put_nowait({"type": "error", "code": exc.code, "message": str(exc), "ref": prompt_id})
+            return
+        self.run_bots()
+        self._queue.put_nowait(self.update())
+
+    async def chat(self, text: str) -> None:
+        name = str(self.game.state.seats[self.seat].name)
+        self._queue.put_nowait({"type": "chat", "seat": self.seat, "name": name, "text": text})
+
+    async def op(self, command: str, **args: Any) -> None:
+        self._queue.put_nowait({"type": "error", "code": "bad_state", "message": "no lobby in a local game",
+                                "ref": None})
+
+    async def ready(self, is_ready: bool) -> None:
+        """A local game has no lobby."""
+
+    async def close(self) -> None:
+        self._queue.put_nowait(None)

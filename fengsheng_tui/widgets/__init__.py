@@ -1,0 +1,1 @@
+"""Small widgets of the table, each rendering one part of `ClientState`."""

@@ -1,0 +1,40 @@
+"""Rich text for cards and seats. Colour is never the only signal: 红/蓝/黑 (R/B/K) is written too."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.text import Text
+
+from ..i18n import Words
+
+STYLE = {"red": "bold red", "blue": "bold blue", "black": "bold bright_black"}
+MONO_STYLE = {"red": "bold", "blue": "underline", "black": "reverse"}
+
+
+def colour_style(colour: object, mono: bool) -> str:
+    return (MONO_STYLE if mono else STYLE).get(str(colour), "")
+
+
+def card_text(face: Mapping[str, Any] | None, words: Words, mono: bool = False) -> Text:
+    """`锁定[红·直达]` with the colour letter styled; a face-down card as a plain label."""
+    if not face or "colour" not in face:
+        return Text(words.card(face) if face else words("face_down"), style="italic")
+    colour = face["colour"]
+    text = Text(words.function(face.get("function", "?")))
+    text.append("[")
+    text.append(words.colour(colour), style=colour_style(colour, mono))
+    text.append("·" + words.method(face.get("method", "?")) + "]")
+    return text
+
+
+def counts_text(counts: Mapping[str, Any], words: Words, mono: bool = False) -> Text:
+    """Messages in front of a seat as `红1 蓝0 黑2`."""
+    text = Text()
+    for i, colour in enumerate(("red", "blue", "black")):
+        if i:
+            text.append(" ")
+        n = int(counts.get(colour, 0) or 0)
+        text.append(f"{words.colour(colour)}{n}", style=colour_style(colour, mono) if n else "dim")
+    return text

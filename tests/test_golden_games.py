@@ -1,0 +1,80 @@
+"""Pinned final states of seeded random games: engine speed-ups must not change behaviour.
+
+A pin changes only when a rule fix changes what a game does; regenerate with
+`.venv/bin/python tests/test_golden_games.py` and say which rule fix moved them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+import pytest
+
+from engine import GameConfig, events_for
+from engine.selfplay import play
+
+# (players, identities, seed) -> (final state_hash, hash of every seat's event log, decisions)
+GOLDEN: dict[tuple[int, str, int], tuple[str, str, int]] = {
+    (4, 'novice', 0): ('59fe1cddd817f4419289b7fbf55778bf1c1b17497f63513fb10bfb90ed117bf4', 'f4c9738c2b1e05913ca2367002c83240349e2149704bde03cbd92b9ceabc6dd8', 283),
+    (4, 'novice', 1): ('5a0b877086f332d6154f9d516ed5046ff7fee87a4d2d1ac6da2b484ab9c46dfc', 'ec3b1168ac327ce2a58e719bee47f40096bc522e4dc3d12c9f50da1c3cc0b858', 317),
+    (4, 'novice', 2): ('383f35ece37e7633ad740a9f340d55591c7c7f84a6bbc3fb80701a1ce58f2a2e', '3f83920db49b81c5908f98aa15fd2db7e337ebcc8a048c87d0804743103e38de', 275),
+    (4, 'novice', 3): ('a136f104fd8b92c9beb783e8609b4c1c6315253cb308b67edccb81acdcf34cf7', 'eb76855b9a86f054c34851fdb5e879aa5f9f0305a0bb245bc957ac0661230552', 308),
+    (4, 'novice', 4): ('9b0fa76ee0a5189b18fc8d1569d510d33ca035fc9332203f4f190d7ab72f0f4a', 'd2e2fa0c7bf2744b4a351d961df9cc7924e7e993cec9b2d48e3d19bc7b87c769', 466),
+    (4, 'novice', 5): ('2696eb8e93adbff456a9617bb3cc179f5162adac01a7d3671f430030bd97bff8', '48fd848a9cd0ee376ccc75f0e68a2b31fb2d33c9fddd91a915d0cb1bc434040c', 423),
+    (4, 'novice', 6): ('5b2a80c45d3ac2c661fc6a1746df6ec0823cc4fe7ecb0c1de0a5e0f41d40c34c', '495aef082a15929be3501ecc7605efd52dabb6094be99cb6dc2cfe9284110246', 283),
+    (4, 'novice', 7): ('ecd399c8ed815eb572002244ff2ba8a6de3e65adf348d9fa56b6f482c9b86fd5', '6fcceac55a3ff965b5d4565e92d25d7da0df9e9cafda42f632ca000cc48f2407', 248),
+    (4, 'novice', 8): ('6856f51585b7256c15bd81aa617d5aa190367138a0825a0bd60d7d1fefd15046', 'f9877ca3734b5c5b1fe0adfe2da1ee1f1dfdc0e860ec6eb9e97bc0fe056a1aec', 222),
+    (4, 'novice', 9): ('695dc13709ff313fa4288acba70aa54f3801aa4b77a5c784fafbbca00d2e37fd', 'f7fe9477ff43bf2dc3a7793254ce4db21ca168d55b261e044c324af9afe7b9c3', 215),
+    (6, '3v3', 0): ('ac8dc37e7e1e355ed727872ace7fe9809af3b28c434f56cecbe311ada7397668', '42233985994fefa8e151392161b7411c49627e6903afff9bab437ccffe0351a8', 274),
+    (6, '3v3', 1): ('e49555715c992171702054cd0aa8a60e65bd0060eb28dd0f79afe4abdee3664b', '28a5320787ab010bc6ca523990b05eedf569420a8d753a84fbfdc8b4edd65275', 539),
+    (6, '3v3', 2): ('e1476938a30b3bb7b1e8646f1803f48cba454343077551defc201d191a0cc1cf', '2ddec12a987f3186d68ece86b8d997d27903d08405c78f0f51b317e832755cad', 359),
+    (6, '3v3', 3): ('2e3a6c50efff0b142444572977f3ff53eabb92d05f9d2b9b5b5b81f2234262e5', 'bbfb65677423b9be636719191a22546aca6db8891e2a14045601887b98c715d9', 246),
+    (6, '3v3', 4): ('6dc5f2585cdb5fbd89d72f3b3ae61f6fabb0c82aa65c8544d58d42e569ffdf9c', 'c993d5ccb559f33b67ed52f735dd063a595e3150ae4337b0f26a2f78c23e6d56', 394),
+    (6, '3v3', 5): ('a5eb096ecaa0b04484a772c4facda28178d75ed071654d244f675cbee83fbf00', '93ca45db78f0ec21d538f2cb3931b6450a836689ae5948a4b7758d0fd6855952', 402),
+    (6, '3v3', 6): ('5b57593d06f327c671a60f63f3579d7f64fe76b1d4f0d5966b644c86836390c7', '91e6e380aa7b04b9b39c954b2bf4ad592d70805cf004c6e2c7e5625867aa2902', 359),
+    (6, '3v3', 7): ('281b5faa8c96352497e8f65a6e4543a7519d536fd8a55c31b4efa028ec93996e', '6a825edc4297cd36db9537c3c086a12299c859ecb0bfd633a19f5bd785a674b6', 438),
+    (6, '3v3', 8): ('1794c77c149316b9d1bb42a3940beb0ad2aed2390c341c19bfd0d8bdafcf4729', 'f89120b929e60377e8ad886a79e69569370db46a6ae520c0546dd651575a5d24', 306),
+    (6, '3v3', 9): ('b9a2bf02b116c2e56b9ace46a38d4e9b7e94fcb31350de4c47808033f2361343', '0ee38ad53ca2b1132a99efb4aa49d4aeb72e89e2f943c4e6c5cb80cdee31cf73', 501),
+}
+
+
+def random_decider(seed: int):  # type: ignore[no-untyped-def]
+    """Uniform random options, passing 80% of response windows: the same as the random bot."""
+    rng = random.Random(seed)
+
+    def decide(seat: int, v: dict) -> str:  # type: ignore[type-arg]
+        prompt = v["prompt"]
+        if prompt["kind"] == "response" and rng.random() < 0.8:
+            return str(prompt["default"])
+        return str(rng.choice(prompt["options"])["id"])
+
+    return decide
+
+
+def final(players: int, identities: str, seed: int) -> tuple[str, str, int]:
+    """The state hash covers the public log; the second hash adds what each seat saw in secret."""
+    game = play(GameConfig(players=players, identities=identities), seed, random_decider(seed))
+    logs = [events_for(game, seat) for seat in range(players)]
+    seen = hashlib.sha256(json.dumps(logs, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+    return game.state_hash(), seen, game.state.decisions
+
+
+@pytest.mark.parametrize("key", sorted(GOLDEN))
+def test_golden_game(key: tuple[int, str, int]) -> None:
+    assert final(*key) == GOLDEN[key]
+
+
+def test_pins_cover_every_configuration() -> None:
+    from engine import playable_configs
+
+    assert {(p, i) for p, i, _ in GOLDEN} == set(playable_configs(False))
+
+
+if __name__ == "__main__":
+    from engine import playable_configs
+
+    for players, identities in playable_configs(False):
+        for seed in range(10):
+            print(f"    ({players}, {identities!r}, {seed}): {final(players, identities, seed)!r},")
