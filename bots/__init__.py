@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from .basic import BasicBot
+from .normal import NormalBot
 from .random_bot import RandomBot
 
 
@@ -16,12 +18,12 @@ class Bot(Protocol):
     level: str
     seat: int
 
-    def observe(self, events: list[dict]) -> None: ...  # type: ignore[type-arg]
+    def observe(self, events: list[dict]) -> None: ...
 
-    def decide(self, view: dict) -> str: ...  # type: ignore[type-arg]
+    def decide(self, view: dict) -> str: ...
 
 
-LEVELS: dict[str, type] = {"random": RandomBot}
+LEVELS: dict[str, type] = {"random": RandomBot, "basic": BasicBot, "normal": NormalBot}
 
 
 def make_bot(level: str, seat: int, seed: int) -> Bot:

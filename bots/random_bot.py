@@ -14,10 +14,10 @@ class RandomBot:
         self.seat = seat
         self.rng = random.Random(seed)
 
-    def observe(self, events: list[dict]) -> None:  # type: ignore[type-arg]
+    def observe(self, events: list[dict]) -> None:
         """Random play learns nothing."""
 
-    def decide(self, view: dict) -> str:  # type: ignore[type-arg]
+    def decide(self, view: dict) -> str:
         prompt = view["prompt"]
         if prompt["kind"] == "response" and self.rng.random() < PASS_PROBABILITY:
             return str(prompt["default"])

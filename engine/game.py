@@ -210,7 +210,7 @@ class Game:
             assert w is not None
             if opt.verb == "pass":
                 w.passed.add(seat)
-                if all(x in w.passed for x in w.eligible):
+                if w.passed.issuperset(w.eligible):
                     self._close_window()
             else:
                 self._play_card(seat, opt, w.step, last_actor=seat)
@@ -532,16 +532,22 @@ class Game:
         """Up to n cards from the top; the discard pile is reshuffled when the pile runs out."""
         s = self.state
         taken: list[int] = []
-        while len(taken) < n:
-            if not s.pile:
-                if not s.discard:
-                    break
-                s.pile = s.discard
-                s.discard = []
-                s.rng.shuffle(s.pile)
-                self.log("reshuffled", count=len(s.pile))
+        while len(taken) < n and (s.pile or self._reshuffle()):
             taken.append(s.pile.pop())
+            if not s.pile:
+                self._reshuffle()
         return taken
+
+    def _reshuffle(self) -> bool:
+        """RULES.md §4: the moment the pile is empty, the shuffled discard pile becomes the pile."""
+        s = self.state
+        if not s.discard:
+            return False
+        s.pile = s.discard
+        s.discard = []
+        s.rng.shuffle(s.pile)
+        self.log("reshuffled", count=len(s.pile))
+        return True
 
     def draw(self, seat: int, n: int) -> None:
         cards = self.take_from_pile(n)

@@ -6,6 +6,7 @@ A prompt is data. The server adds the deadline; on expiry it submits `prompt.def
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 # Kinds of decision, each with its own timer on the server.
 PLAY_PHASE = "play"
@@ -37,8 +38,12 @@ class Option:
         return d
 
 
+@cache
 def option(verb: str, card: int | None = None, seat: int | None = None, message: int | None = None) -> Option:
-    """Build an option whose id is derived from its content, so ids are stable across replays."""
+    """Build an option whose id is derived from its content, so ids are stable across replays.
+
+    Options are immutable and few, so each is built once and shared (cached: the engine asks for
+    the same ones thousands of times per game)."""
     parts = [verb]
     if card is not None:
         parts.append(str(card))

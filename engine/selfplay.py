@@ -14,9 +14,10 @@ from collections.abc import Callable
 from . import invariants
 from .config import GameConfig
 from .game import Game
-from .view import view
+from .view import events_for, view
 
 Decide = Callable[[int, dict], str]  # type: ignore[type-arg]
+Observe = Callable[[int, list[dict]], None]  # type: ignore[type-arg]
 
 # Far above any honest game (random 4- and 6-player games end within a few hundred decisions);
 # reaching it means the game cannot end.
@@ -45,10 +46,15 @@ def answer_order_rng(seed: int) -> random.Random:
 
 
 def play(config: GameConfig, seed: int, decide: Decide, check: bool = True,
-         max_decisions: int = MAX_DECISIONS) -> Game:
-    """Play one game to its end; raise InvariantViolation or GameTooLong instead of returning a bad game."""
+         max_decisions: int = MAX_DECISIONS, observe: Observe | None = None) -> Game:
+    """Play one game to its end; raise InvariantViolation or GameTooLong instead of returning a bad game.
+
+    With `observe`, a seat is first given the events projected for it since it last decided, as a
+    client receives them before it answers a prompt.
+    """
     game = Game.new(config, seed)
     order = answer_order_rng(seed)
+    seen = [0] * config.players
     if check:
         _check(game)
     while not game.over:
@@ -60,6 +66,9 @@ def play(config: GameConfig, seed: int, decide: Decide, check: bool = True,
             prompt = prompts[0]
         else:
             raise InvariantViolation(game, ["no open prompt and the game is not over"])
+        if observe is not None:
+            observe(prompt.seat, events_for(game, prompt.seat, seen[prompt.seat]))
+            seen[prompt.seat] = len(game.events)
         game.choose(prompt.seat, prompt.id, decide(prompt.seat, view(game, prompt.seat)))
         if check:
             _check(game)

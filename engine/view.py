@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .cards import COLOURS
 from .game import Game
+from .prompts import Prompt
 from .state import (
     AFTER_ARRIVE,
     AFTER_TRANSMIT,
@@ -48,7 +49,7 @@ def view(game: Game, seat: int | None) -> dict[str, object]:
             "alive": p.alive,
             "lost": p.lost,
             "hand_count": len(p.hand),
-            "messages": [game.face(c) for c in p.messages],
+            "messages": [deck[c].face() for c in p.messages],
             "counts": counts,
             "identity": p.identity if (p.revealed or p.index == seat) else None,
             "locked": p.index in s.locked,
@@ -68,7 +69,7 @@ def view(game: Game, seat: int | None) -> dict[str, object]:
         "current": s.current,
         "phase": phase,
         "seats": seats,
-        "hand": [game.face(c) for c in me.hand] if me is not None else [],
+        "hand": [deck[c].face() for c in me.hand] if me is not None else [],
         "identity": me.identity if me is not None else None,
         "message": _message(game, seat),
         "stack": [_stack_item(game, item, seat) for item in s.stack],
@@ -78,8 +79,8 @@ def view(game: Game, seat: int | None) -> dict[str, object]:
         "pile": len(s.pile),
         "discard": [game.face(c) for c in s.discard] if s.config.discard_face_up else len(s.discard),
         "removed": len(s.removed),
-        "waiting": sorted(({"seat": p.seat, "kind": p.kind, "prompt_id": p.id} for p in game.prompts.values()),
-                          key=lambda d: int(d["seat"])),  # type: ignore[call-overload]
+        "waiting": [{"seat": p.seat, "kind": p.kind, "prompt_id": p.id}
+                    for p in sorted(game.prompts.values(), key=_seat_of)],
         "prompt": prompt.to_dict() if prompt is not None else None,
         "over": over,
         "winners": list(s.winners),
@@ -87,6 +88,10 @@ def view(game: Game, seat: int | None) -> dict[str, object]:
         "win_reason": s.win_reason,
         "log_length": len(game.events),
     }
+
+
+def _seat_of(prompt: Prompt) -> int:
+    return prompt.seat
 
 
 def _message(game: Game, seat: int | None) -> dict[str, object] | None:

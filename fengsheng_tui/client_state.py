@@ -40,6 +40,7 @@ class ClientState:
     log: list[LogEntry] = field(default_factory=list)
     connected: bool = False
     error: str | None = None
+    error_code: str | None = None
     replay_path: str | None = None
 
     def apply(self, msg: dict[str, Any]) -> str:
@@ -70,6 +71,7 @@ class ClientState:
             self.log.append(LogEntry(chat=(str(msg.get("name", "?")), str(msg.get("text", "")))))
         elif kind == "error":
             self.error = str(msg.get("message", msg.get("code", "")))
+            self.error_code = str(msg.get("code", ""))
         del self.log[:-LOG_LIMIT]
         return kind
 
@@ -89,17 +91,14 @@ class ClientState:
         return list(self.view.get("hand", [])) if self.view else []
 
     def seconds_left(self, entry: dict[str, Any]) -> int | None:
-        """Seconds left on a prompt the server stamped with a deadline, or None without one.
+        """Seconds left on a prompt, or None when the server stamped no deadline on it.
 
-        `remaining` (seconds when the update was sent) is preferred; `deadline` is accepted as an
-        absolute wall-clock time when a server sends that instead.
+        The server sends `deadline` as the seconds remaining when the update left it; we count
+        down from the moment the update arrived.
         """
-        remaining = entry.get("remaining", entry.get("seconds"))
-        if isinstance(remaining, int | float):
+        remaining = entry.get("deadline")
+        if isinstance(remaining, int | float) and not isinstance(remaining, bool):
             return max(0, math.ceil(remaining - (self.clock() - self.received_at)))
-        deadline = entry.get("deadline")
-        if isinstance(deadline, int | float):
-            return max(0, math.ceil(deadline - time.time()))
         return None
 
     def countdowns(self) -> dict[int, int | None]:
@@ -112,14 +111,17 @@ class ClientState:
                 out[w["seat"]] = self.seconds_left(w)
         return out
 
-    def log_lines(self, words: Words) -> list[tuple[str, bool]]:
-        """(text, is_chat) for every log entry in the current language."""
+    def log_lines(self, words: Words, limit: int | None = None) -> list[tuple[str, bool]]:
+        """(text, is_chat) for the last `limit` log entries (all by default) in the current language."""
         lines: list[tuple[str, bool]] = []
-        for entry in self.log:
+        for entry in reversed(self.log):
+            if limit is not None and len(lines) >= limit:
+                break
             if entry.chat is not None:
                 lines.append((f"{entry.chat[0]}: {entry.chat[1]}", True))
             elif entry.event is not None:
                 text = words.event(entry.event, entry.seats or self.seats, self.seat)
                 if text:
                     lines.append((text, False))
+        lines.reverse()
         return lines

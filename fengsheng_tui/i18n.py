@@ -187,7 +187,7 @@ UI: dict[str, dict[str, str]] = {
         "locked": "L",
         "skipped": "S",
         "turn": "Turn {n}",
-        "cards": "{n} cards",
+        "cards": "{n}c",
         "face_down": "face down",
         "from_to": "sent by {sender} · at {pos} · {dir}",
         "direction_left": "leftward→",

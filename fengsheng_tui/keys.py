@@ -40,7 +40,7 @@ TABLE_KEYS = (
     KeySpec("back", "escape", "back", "back", key_display="Esc"),
     KeySpec("chat", "c", "chat", "chat"),
     KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
-    KeySpec("settings", "o", "settings", "settings"),
+    KeySpec("settings", "o", "settings", "settings", show=False),
     KeySpec("quit", "q", "quit", "quit"),
 )
 
@@ -93,3 +93,43 @@ def describe(specs: tuple[KeySpec, ...], words: Words, keymap: dict[str, str] | 
         keys = keymap.get(s.id, s.keys).replace("question_mark", "?")
         rows.append((keys, f"{words(s.word)} ({s.id})"))
     return rows
+
+HELP_KEYS = (
+    KeySpec("help_close", "escape,question_mark,q", "close", "back", key_display="Esc"),
+    KeySpec("help_down", "down,j", "scroll(1)", "next", show=False),
+    KeySpec("help_up", "up,k", "scroll(-1)", "prev", show=False),
+)
+SETTINGS_KEYS = (
+    KeySpec("settings_language", "l", "language", "language"),
+    KeySpec("settings_colour", "m", "colour", "colour_mode"),
+    KeySpec("settings_close", "escape,q", "close", "back", key_display="Esc"),
+)
+OVER_KEYS = (
+    KeySpec("over_back", "escape", "back", "back", key_display="Esc"),
+    KeySpec("over_quit", "enter,q", "leave", "quit"),
+    KeySpec("over_help", "question_mark", "help", "help", key_display="?"),
+)
+CONFIRM_KEYS = (
+    KeySpec("quit_yes", "y", "answer(True)", "yes"),
+    KeySpec("quit_no", "n,escape", "answer(False)", "no"),
+)
+LOBBY_KEYS = (
+    KeySpec("lobby_join", "enter", "join", "confirm"),
+    KeySpec("lobby_manual", "m", "manual", "address"),
+    KeySpec("lobby_refresh", "r", "refresh", "next"),
+    KeySpec("lobby_back", "escape", "back", "back", key_display="Esc"),
+    KeySpec("help", "question_mark", "help", "help", key_display="?"),
+    KeySpec("quit", "q", "quit", "quit"),
+)
+TABLE_LOBBY_KEYS = (
+    KeySpec("ready", "r", "ready", "toggle_ready"),
+    KeySpec("start", "s", "start", "start"),
+    KeySpec("add_bot", "b", "bot(1)", "add_bot"),
+    KeySpec("remove_bot", "x", "bot(-1)", "remove_bot"),
+    KeySpec("players_up", "plus,equals_sign", "players(1)", "players", key_display="+/-"),
+    KeySpec("players_down", "minus", "players(-1)", "players", show=False),
+    KeySpec("identities", "i", "identities", "identities"),
+    KeySpec("chat", "c", "chat", "chat"),
+    KeySpec("help", "question_mark", "help", "help", key_display="?"),
+    KeySpec("quit", "q", "quit", "quit"),
+)

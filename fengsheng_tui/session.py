@@ -13,7 +13,11 @@ from typing import Any, Protocol
 
 
 class SessionClosed(ConnectionError):
-    """The connection ended; the app may reconnect with the seat token."""
+    """The connection ended or was refused; `code` is the server's error code when it refused."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class Session(Protocol):
@@ -38,51 +42,64 @@ class NetSession:
     """A seat at a real server; reconnecting presents the seat token from the last welcome."""
 
     def __init__(self, host: str, port: int, name: str, password: str | None = None,
-                 table: str | None = None, spectate: bool = False) -> None:
+                 table: str | None = None, spectate: bool = False, token: str | None = None) -> None:
         self.host = host
         self.port = port
         self.name = name
         self.password = password
         self.table = table
         self.spectate = spectate
-        self.token: str | None = None
+        self.token = token
         self._client: Any = None
+        self._welcome: dict[str, Any] | None = None
 
     async def connect(self) -> None:
-        from net.client import Client
+        from net.client import Client, ClientError
 
         client = Client()
-        await client.connect(self.host, self.port, self.name, token=self.token, table=self.table,
-                             password=self.password, spectate=self.spectate)
+        try:
+            welcome = await client.connect(self.host, self.port, self.name, token=self.token, table=self.table,
+                                           password=self.password, spectate=self.spectate)
+        except ClientError as exc:
+            raise SessionClosed(exc.message, exc.code) from None
+        self.token = client.token or self.token
         self._client = client
+        self._welcome = welcome
 
     async def messages(self) -> AsyncIterator[dict[str, Any]]:
         if self._client is None:
             raise SessionClosed("not connected")
+        welcome, self._welcome = self._welcome, None
+        if welcome is not None:
+            yield welcome
         try:
             async for msg in self._client:
-                if msg.get("type") == "welcome":
-                    self.token = msg.get("token") or self.token
                 yield msg
         except (OSError, asyncio.IncompleteReadError, ConnectionError) as exc:
             raise SessionClosed(str(exc)) from exc
         raise SessionClosed("the server closed the connection")
 
+    async def _call(self, method: str, *args: Any, **kwargs: Any) -> None:
+        from net.client import ClientError
+
+        if self._client is None:
+            raise SessionClosed("not connected")
+        try:
+            await getattr(self._client, method)(*args, **kwargs)
+        except ClientError as exc:
+            raise SessionClosed(exc.message, exc.code) from None
+
     async def choose(self, prompt_id: int, option: str) -> None:
-        if self._client is not None:
-            await self._client.choose(prompt_id, option)
+        await self._call("choose", prompt_id, option)
 
     async def chat(self, text: str) -> None:
-        if self._client is not None:
-            await self._client.chat(text)
+        await self._call("chat", text)
 
     async def op(self, command: str, **args: Any) -> None:
-        if self._client is not None:
-            await self._client.op(command, **args)
+        await self._call("op", command, **args)
 
     async def ready(self, is_ready: bool) -> None:
-        if self._client is not None and hasattr(self._client, "ready"):
-            await self._client.ready(is_ready)
+        await self._call("ready", is_ready)
 
     async def close(self) -> None:
         client, self._client = self._client, None

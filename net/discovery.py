@@ -240,7 +240,24 @@ def _ignore_state_change(
     """AsyncServiceBrowser requires a handler; the clash guard only wants the cache filled."""
 
 
+def _check_interfaces(interfaces: list[str]) -> None:
+    """Refuse addresses this machine does not have.
+
+    zeroconf silently skips an address it cannot bind, which would leave a browser listening on
+    nothing and reporting an empty LAN instead of the typo.
+    """
+    own = {str(ip.ip) for adapter in ifaddr.get_adapters() for ip in adapter.ips if ip.is_IPv4}
+    for address in interfaces:
+        try:
+            ipaddress.IPv4Address(address)
+        except ValueError:
+            raise DiscoveryError(f"{address!r} is not an IPv4 address") from None
+        if address not in own:
+            raise DiscoveryError(f"{address} is not an address of this machine")
+
+
 def _open_zeroconf(interfaces: list[str]) -> AsyncZeroconf:
+    _check_interfaces(interfaces)
     try:
         return AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
     except OSError as exc:
@@ -285,9 +302,9 @@ class Advertiser:
         addresses = list(interfaces) if interfaces is not None else lan_ipv4_addresses()
         if not addresses:
             raise DiscoveryError("no LAN IPv4 address to advertise on")
+        _check_interfaces(addresses)
         self._txt = {"name": name, **txt, "v": str(PROTOCOL_VERSION)}
         label = _instance_label(name)
-        azc = _open_zeroconf(addresses)
         info = AsyncServiceInfo(
             SERVICE_TYPE,
             f"{label}.{SERVICE_TYPE}",
@@ -298,6 +315,7 @@ class Advertiser:
             other_ttl=_TTL,
             parsed_addresses=addresses,
         )
+        azc = _open_zeroconf(addresses)
         # zeroconf detects a clash only from PTR records already in its cache, and its probes ask
         # for unicast replies, which another responder on the same machine may never receive (the
         # kernel hands them to one of the sockets sharing port 5353). A short multicast browse
@@ -306,19 +324,19 @@ class Advertiser:
             azc.zeroconf, [SERVICE_TYPE], handlers=[_ignore_state_change], question_type=DNSQuestionType.QM
         )
         try:
-            await asyncio.sleep(_CLASH_GUARD_LEAD)
-            # allow_name_change turns a clash (NonUniqueNameException) into "<label>-2"; the first
-            # await probes and registers, the second waits until the announcements are sent.
-            await (await azc.async_register_service(info, allow_name_change=True))
+            try:
+                await asyncio.sleep(_CLASH_GUARD_LEAD)
+                # allow_name_change turns a clash (NonUniqueNameException) into "<label>-2"; the first
+                # await probes and registers, the second waits until the announcements are sent.
+                await (await azc.async_register_service(info, allow_name_change=True))
+            finally:
+                await guard.async_cancel()
         except (OSError, BadTypeInNameException, NonUniqueNameException) as exc:
-            await guard.async_cancel()
             await azc.async_close()
             raise DiscoveryError(f"cannot advertise {name!r}: {exc}") from exc
         except BaseException:
-            await guard.async_cancel()
             await azc.async_close()
             raise
-        await guard.async_cancel()
         self._azc, self._info = azc, info
         self._instance_name = info.get_name()
 
@@ -327,7 +345,7 @@ class Advertiser:
         if self._azc is None or self._info is None:
             raise RuntimeError("Advertiser not started")
         self._txt = {**self._txt, **txt, "v": str(PROTOCOL_VERSION)}
-        self._info = self._renamed(self._info, self._info.get_name())
+        self._info = self._with_current_txt(self._info)
         await (await self._azc.async_update_service(self._info))
 
     async def stop(self) -> None:
@@ -357,11 +375,11 @@ class Advertiser:
         props["u"] = str(self._serial)
         return props
 
-    def _renamed(self, info: AsyncServiceInfo, label: str) -> AsyncServiceInfo:
-        """A copy of `info` under `label` with the current TXT; ServiceInfo caches its encoded TXT."""
+    def _with_current_txt(self, info: AsyncServiceInfo) -> AsyncServiceInfo:
+        """A fresh copy of `info` with the current TXT: ServiceInfo caches its encoded records."""
         return AsyncServiceInfo(
             SERVICE_TYPE,
-            f"{label}.{SERVICE_TYPE}",
+            info.name,
             port=info.port,
             properties=self._properties(),
             server=info.server,

@@ -107,9 +107,14 @@ def test_lan_addresses_never_loopback() -> None:
     assert not [a for a in lan_ipv4_addresses() if a.startswith("127.")]
 
 
-async def test_advertiser_without_interfaces_is_a_discovery_error() -> None:
+async def test_unusable_interfaces_are_discovery_errors() -> None:
     with pytest.raises(DiscoveryError):
         await Advertiser().start("x", 1, {}, interfaces=[])
+    # Validated before any socket is opened: nothing is sent anywhere.
+    with pytest.raises(DiscoveryError, match="not an address of this machine"):
+        await Browser(["203.0.113.77"]).start()
+    with pytest.raises(DiscoveryError, match="not an IPv4 address"):
+        await Advertiser().start("x", 1, {}, interfaces=["eth0"])
 
 
 # --- loopback, real zeroconf --------------------------------------------------------------------
@@ -142,14 +147,18 @@ async def test_advertise_update_remove_same_process() -> None:
         assert label not in browser.games
 
 
-async def test_browse_cli_from_separate_process() -> None:
+async def test_browse_cli_from_separate_process_and_name_clash() -> None:
     label = unique("cli")
-    async with Advertiser() as advertiser:
-        await advertiser.start(label, 40002, make_txt("风声 桌", 3, 6, "lobby", True), LOOPBACK)
+    async with Advertiser() as first, Advertiser() as second:
+        await first.start(label, 40002, make_txt("风声 桌", 3, 6, "lobby", True), LOOPBACK)
+        await second.start(label, 40003, make_txt("风声 桌", 0, 5, "lobby", False), LOOPBACK)
+        assert first.instance_name == label
+        renamed = second.instance_name
+        assert renamed is not None and renamed.startswith(f"{label}-")
 
-        async def browse(*extra: str) -> tuple[int, str]:
+        async def browse(*extra: str) -> str:
             proc = await asyncio.create_subprocess_exec(
-                *browse_command("--timeout", "3", "--interface", "127.0.0.1", *extra),
+                *browse_command("--timeout", "1.5", "--interface", "127.0.0.1", *extra),
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
                 env=child_env(),
@@ -157,13 +166,12 @@ async def test_browse_cli_from_separate_process() -> None:
             )
             out, err = await asyncio.wait_for(proc.communicate(), 20)
             assert proc.returncode == 0, err.decode()
-            return proc.returncode, out.decode()
+            return out.decode()
 
-        (_, json_out), (_, text_out) = await asyncio.gather(browse("--json"), browse())
+        json_out, text_out = await asyncio.gather(browse("--json"), browse())
 
-    games = [g for g in json.loads(json_out) if g["name"] == label]
-    assert len(games) == 1
-    assert games[0] | {"addresses": None} == {
+    games = {g["name"]: g for g in json.loads(json_out) if g["name"] in (label, renamed)}
+    assert games[label] == {
         "name": label,
         "host": "127.0.0.1",
         "port": 40002,
@@ -173,18 +181,12 @@ async def test_browse_cli_from_separate_process() -> None:
         "seats_total": 6,
         "phase": "lobby",
         "password": True,
-        "addresses": None,
+        "addresses": ["127.0.0.1"],
     }
+    clash = games[renamed]
+    assert (clash["port"], clash["seats_taken"], clash["password"]) == (40003, 0, False)
     assert f"风声 桌  127.0.0.1:40002  seats 3/6  lobby  password yes  v{PROTOCOL_VERSION}" in text_out
-
-
-async def test_duplicate_name_is_renamed() -> None:
-    label = unique("dup")
-    async with Advertiser() as first, Advertiser() as second:
-        await first.start(label, 40003, make_txt("t", 0, 5, "lobby", False), LOOPBACK)
-        await second.start(label, 40004, make_txt("t", 0, 5, "lobby", False), LOOPBACK)
-        assert first.instance_name == label
-        assert second.instance_name is not None and second.instance_name.startswith(f"{label}-")
+    assert f"风声 桌  127.0.0.1:40003  seats 0/5  lobby  password no  v{PROTOCOL_VERSION}" in text_out
 
 
 # --- two hosts: network namespaces joined by a veth pair ----------------------------------------

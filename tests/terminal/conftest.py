@@ -60,6 +60,10 @@ class Pane:
     socket_path: Path
     name: str = "t"
 
+    @property
+    def status_file(self) -> Path:
+        return self.socket_path.with_suffix(".status")
+
     def tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         assert TMUX is not None
         return subprocess.run(
@@ -79,21 +83,19 @@ class Pane:
         return self.tmux("capture-pane", "-p", "-S", "-", "-t", self.name).stdout
 
     def alive(self) -> bool:
-        """Whether the command in the pane is still running (the pane stays, dead, after it exits)."""
-        return self.tmux("display-message", "-p", "-t", self.name, "#{pane_dead}").stdout.strip() == "0"
+        """Whether the command in the pane is still running."""
+        return self.exit_status() is None
 
     def exit_status(self) -> int | None:
-        """The exit status of the pane's command (minus the signal number if killed), None while it runs.
+        """The exit status of the pane's command, None while it runs.
 
-        tmux marks the pane dead at EOF on the pty, a moment before it reaps the process.
+        The wrapper shell writes it to a file: tmux 3.3 sometimes leaves an exited pane unreaped
+        (a zombie with no `pane_dead_status`), so tmux cannot be asked.
         """
-        fmt = "#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}"
-        dead, status, signal = self.tmux("display-message", "-p", "-t", self.name, fmt).stdout.strip().split(":")
-        if dead != "1":
+        try:
+            return int(self.status_file.read_text())
+        except (FileNotFoundError, ValueError):
             return None
-        if status:
-            return int(status)
-        return -int(signal) if signal else None
 
     def wait_for(self, want: str | Callable[[str], bool], timeout: float = 10.0, poll: float = 0.05) -> str:
         """Poll the screen until `want` (a substring or a predicate) holds; return that screen.
@@ -116,12 +118,10 @@ class Pane:
     def wait_gone(self, timeout: float = 10.0) -> int:
         """Wait for the pane's command to exit and be reaped; return its exit status."""
         deadline = time.monotonic() + timeout
-        while self.exit_status() is None:
+        while (status := self.exit_status()) is None:
             if time.monotonic() > deadline:
                 raise AssertionError(f"the pane still runs after {timeout} s; screen:\n{self.capture()}")
             time.sleep(0.05)
-        status = self.exit_status()
-        assert status is not None
         return status
 
     def kill_server(self) -> None:
@@ -134,13 +134,14 @@ def start_pane(
     """Start `command` in a detached tmux session of the given size on a private server socket.
 
     `-f /dev/null` keeps the user's tmux.conf out; `remain-on-exit`, set in the same tmux command
-    so that no exit can beat it, keeps the last screen and the exit status readable.
+    so that no exit can beat it, keeps the last screen readable. A wrapper shell records the exit
+    status in `Pane.status_file`.
     """
     if TMUX is None:
         pytest.skip("tmux is not installed (.ci/run installs it)")
     pane = Pane(socket_path)
     env_args = [arg for key, value in {**APP_ENV, **(env or {})}.items() for arg in ("-e", f"{key}={value}")]
-    shell_command = shlex.join(command)
+    shell_command = shlex.join(["sh", "-c", '"$@"; echo $? > "$0"', str(pane.status_file), *command])
     subprocess.run(
         [TMUX, "-S", str(socket_path), "-f", "/dev/null", "new-session", "-d", "-s", pane.name,
          "-x", str(width), "-y", str(height), *env_args, shell_command,
@@ -152,11 +153,16 @@ def start_pane(
 
 @pytest.fixture
 def tmux_panes(tmp_path: Path) -> Iterator[Callable[..., Pane]]:
-    """A factory of tmux panes (each on its own socket); every tmux server is killed at teardown."""
+    """A factory of tmux panes (each on its own socket); every tmux server is killed at teardown.
+
+    Replays, journals and keymaps go to the test's tmp dir, never to the user's home.
+    """
     panes: list[Pane] = []
 
+    home = {"XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+
     def make(command: list[str], env: dict[str, str] | None = None, width: int = 80, height: int = 24) -> Pane:
-        pane = start_pane(tmp_path / f"tmux-{len(panes)}.sock", command, env, width, height)
+        pane = start_pane(tmp_path / f"tmux-{len(panes)}.sock", command, {**home, **(env or {})}, width, height)
         panes.append(pane)
         return pane
 
@@ -171,11 +177,25 @@ class Sshd:
 
     port: int
     client_key: Path
+    authorized_keys: Path
     process: subprocess.Popen[bytes]
     log: Path
     user: str = field(default_factory=lambda: os.environ.get("USER") or "root")
 
-    def ssh_args(self, remote_command: str, tty: bool = True, env: dict[str, str] | None = None) -> list[str]:
+    def force_command(self, command: list[str] | None, pty: bool = True) -> None:
+        """Pin the client key to `command` as docs/ssh.md says: `restrict,pty,command="..."`.
+
+        sshd reads authorized_keys at every login, so this applies to the next connection.
+        """
+        key = self.client_key.with_suffix(".pub").read_text().strip()
+        if command is None:
+            self.authorized_keys.write_text(key + "\n")
+            return
+        forced = shlex.join(command).replace("\\", "\\\\").replace('"', '\\"')
+        options = "restrict,pty" if pty else "restrict"
+        self.authorized_keys.write_text(f'{options},command="{forced}" {key}\n')
+
+    def ssh_args(self, remote_command: str = "", tty: bool = True, env: dict[str, str] | None = None) -> list[str]:
         """The `ssh` command line that runs `remote_command` here; `-tt` forces a tty with no local one."""
         assert SSH is not None
         variables = " ".join(f"{key}={value}" for key, value in {**APP_ENV, **(env or {})}.items())
@@ -185,7 +205,7 @@ class Sshd:
             "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
             "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
             "-o", f"SetEnv={variables}",
-            f"{self.user}@127.0.0.1", remote_command,
+            f"{self.user}@127.0.0.1", *([remote_command] if remote_command else []),
         ]
 
 
@@ -205,7 +225,6 @@ def sshd(tmp_path: Path) -> Iterator[Sshd]:
     for key in (host_key, client_key):
         subprocess.run([SSH_KEYGEN, "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True, timeout=10)
     authorized = home / "authorized_keys"
-    authorized.write_text(client_key.with_suffix(".pub").read_text())
     port = free_port()
     config = home / "sshd_config"
     config.write_text(
@@ -235,10 +254,78 @@ def sshd(tmp_path: Path) -> Iterator[Sshd]:
     except TimeoutError:
         process.kill()
         pytest.fail(f"sshd did not start:\n{log.read_text()}")
-    yield Sshd(port, client_key, process, log)
+    server = Sshd(port, client_key, authorized, process, log)
+    server.force_command(None)
+    yield server
     process.terminate()
     try:
         process.wait(timeout=5)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+def prompt_heads(lang: str) -> dict[str, str]:
+    """The start of each prompt kind's key hint as the table shows it, for reading the screen.
+
+    Only the first 16 characters count, so a hint wrapped at 80 columns still matches.
+    """
+    from fengsheng_tui.i18n import Words
+
+    words = Words(lang)
+    return {kind: words(f"k_{kind}")[:16] for kind in ("play", "send", "response", "receive", "probe_discard")}
+
+
+def open_prompt(screen: str, lang: str) -> str | None:
+    """Which of our prompts the table shows (play, send, response, receive, probe_discard), if any."""
+    for kind, head in prompt_heads(lang).items():
+        if head in screen:
+            return kind
+    return None
+
+
+def answer(pane: Pane, kind: str, attempt: int) -> None:
+    """Answer a prompt with keys only, the way a hurried player would.
+
+    Play phase and responses: Space (end the phase, pass). A message in front of us: Enter
+    (receive: it ends games sooner). Send or probe discard: a digit then Enter; `attempt` walks the
+    digits so that a card which cannot be used there is followed by the next one.
+    """
+    if kind in ("play", "response"):
+        pane.send("Space")
+    elif kind == "receive":
+        pane.send("Enter")
+    else:
+        pane.send(str(1 + attempt % 9), "Enter")
+
+
+def play_until_over(pane: Pane, lang: str, timeout: float = 40.0) -> tuple[str, int]:
+    """Answer every prompt with keys until the game-over screen shows; return it and how many answers.
+
+    After each answer the loop waits for the screen to change, so that no key meant for one prompt
+    lands on the next.
+    """
+    from fengsheng_tui.i18n import Words
+
+    winners = Words(lang)("winners")
+    deadline = time.monotonic() + timeout
+    answers = attempt = 0
+    screen = pane.capture()
+    while winners not in screen and "⏎ quit" not in screen:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no game over after {timeout} s and {answers} answers; screen:\n{screen}")
+        kind = open_prompt(screen, lang)
+        if kind is None:
+            time.sleep(0.02)
+            screen = pane.capture()
+            continue
+        answer(pane, kind, attempt)
+        answers += 1
+        before = screen
+        try:
+            screen = pane.wait_for(lambda s, before=before: s != before, timeout=2.0, poll=0.01)
+            attempt = 0 if open_prompt(screen, lang) != kind else attempt + 1
+        except AssertionError:
+            attempt += 1
+            screen = pane.capture()
+    return screen, answers

@@ -1,0 +1,162 @@
+"""Terminal UI benchmarks in a real terminal (tmux, 80×24): cold start and key-to-repaint latency.
+
+    .venv/bin/python bench/tui_bench.py [--runs 5] [--presses 30] [--poll-ms 2]
+
+Cold start: time from starting `fengsheng play` in a new tmux session until the table's text
+appears in `capture-pane` (median of several runs; target ≤ 1.5 s).
+Key to repaint: at the table, press a key that changes the screen and poll `capture-pane` until
+the screen differs (median and p95 over ~30 presses; target median ≤ 50 ms).
+
+The resolution is bounded by the polling: each poll is one `tmux capture-pane` process (its own
+cost is measured and printed) plus `--poll-ms` of sleep. The key time also includes starting the
+`tmux send-keys` client. Both figures are therefore upper bounds on what a player sees.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+FENGSHENG = str(Path(sys.executable).with_name("fengsheng"))
+TABLE_MARKER = "手牌"  # the hand panel's title: present once the table has painted
+ENV = {"TEXTUAL_ANIMATIONS": "none", "LANG": "C.UTF-8"}
+
+
+class Tmux:
+    """One detached tmux session on a private socket."""
+
+    def __init__(self, socket_path: Path) -> None:
+        self.socket = str(socket_path)
+
+    def run(self, *args: str) -> str:
+        return subprocess.run(
+            ["tmux", "-S", self.socket, *args], capture_output=True, text=True, check=True, timeout=10
+        ).stdout
+
+    def start(self, command: list[str], width: int = 80, height: int = 24) -> None:
+        env = [arg for key, value in ENV.items() for arg in ("-e", f"{key}={value}")]
+        subprocess.run(
+            ["tmux", "-S", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", "b",
+             "-x", str(width), "-y", str(height), *env, shlex.join(command)],
+            check=True, timeout=10,
+        )
+
+    def capture(self) -> str:
+        return self.run("capture-pane", "-p", "-t", "b")
+
+    def send(self, key: str) -> None:
+        self.run("send-keys", "-t", "b", key)
+
+    def kill(self) -> None:
+        subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, timeout=10)
+
+
+def poll_until(tmux: Tmux, test: Callable[[str], bool], poll: float, timeout: float = 15.0) -> str:
+    deadline = time.perf_counter() + timeout
+    while True:
+        screen = tmux.capture()
+        if test(screen):
+            return screen
+        if time.perf_counter() > deadline:
+            raise TimeoutError(f"no matching screen after {timeout} s; last screen:\n{screen}")
+        time.sleep(poll)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def cold_start(workdir: Path, command: list[str], marker: str, runs: int, poll: float) -> list[float]:
+    times = []
+    for run in range(runs):
+        tmux = Tmux(workdir / f"cold-{run}.sock")
+        try:
+            started = time.perf_counter()
+            tmux.start(command)
+            poll_until(tmux, lambda screen: marker in screen, poll)
+            times.append(time.perf_counter() - started)
+        finally:
+            tmux.kill()
+    return times
+
+
+def key_to_repaint(
+    workdir: Path, command: list[str], marker: str, keys: list[str], presses: int, poll: float
+) -> list[float]:
+    """Press `keys` in turn (they must each change the screen) and time each repaint."""
+    tmux = Tmux(workdir / "keys.sock")
+    times = []
+    try:
+        tmux.start(command)
+        poll_until(tmux, lambda screen: marker in screen, poll)
+        time.sleep(0.5)  # let the first burst of bot moves and the initial layout settle
+        for press in range(presses):
+            before = tmux.capture()
+            started = time.perf_counter()
+            tmux.send(keys[press % len(keys)])
+            poll_until(tmux, lambda screen, before=before: screen != before, poll, timeout=5.0)
+            times.append(time.perf_counter() - started)
+            time.sleep(0.05)
+    finally:
+        tmux.kill()
+    return times
+
+
+def capture_cost(workdir: Path, samples: int = 50) -> float:
+    """Median seconds for one `tmux capture-pane` round trip: the floor of every measurement here."""
+    tmux = Tmux(workdir / "cost.sock")
+    try:
+        tmux.start(["sleep", "30"])
+        costs = []
+        for _ in range(samples):
+            started = time.perf_counter()
+            tmux.capture()
+            costs.append(time.perf_counter() - started)
+        return statistics.median(costs)
+    finally:
+        tmux.kill()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5, help="cold starts to time (default 5)")
+    parser.add_argument("--presses", type=int, default=30, help="key presses to time (default 30)")
+    parser.add_argument("--poll-ms", type=float, default=2.0, help="sleep between polls, ms (default 2)")
+    parser.add_argument("--marker", default=TABLE_MARKER, help="text that shows the table has painted")
+    parser.add_argument(
+        "--keys", default="question_mark,Escape",
+        help="comma-separated tmux key names pressed in turn; each must change the screen",
+    )
+    parser.add_argument("--command", default=f"{FENGSHENG} play --seed 1", help="the app to start")
+    args = parser.parse_args(argv)
+    poll = args.poll_ms / 1000
+    command = shlex.split(args.command)
+    keys = [key.replace("question_mark", "?") for key in args.keys.split(",")]
+    with tempfile.TemporaryDirectory(prefix="tui-bench-") as tmp:
+        workdir = Path(tmp)
+        floor = capture_cost(workdir)
+        print(f"one capture-pane round trip: median {floor * 1000:.1f} ms; poll sleep {args.poll_ms:g} ms")
+        cold = cold_start(workdir, command, args.marker, args.runs, poll)
+        print(
+            f"cold start to first table frame: median {statistics.median(cold):.3f} s "
+            f"(min {min(cold):.3f}, max {max(cold):.3f}, {len(cold)} runs; target ≤ 1.5 s)"
+        )
+        presses = key_to_repaint(workdir, command, args.marker, keys, args.presses, poll)
+        ms = [t * 1000 for t in presses]
+        print(
+            f"key to repaint ({'/'.join(keys)}): median {statistics.median(ms):.1f} ms, "
+            f"p95 {percentile(ms, 0.95):.1f} ms, max {max(ms):.1f} ms over {len(ms)} presses (target median ≤ 50 ms)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,207 @@
+"""The Textual app: owns the connection in a worker; state flows down to screens, keys flow up.
+
+The connection worker belongs to the App, not to a screen, so pushing help or settings never
+drops the game. When the connection is lost it shows a banner and reconnects by itself,
+presenting the seat token from the last `welcome`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from textual import work
+from textual.app import App
+from textual.binding import BindingsMap
+
+from .client_state import ClientState
+from .i18n import Words
+from .keys import KeySpec, bindings, load_keymap
+from .session import Session, SessionClosed
+
+RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
+FATAL_CODES = ("auth", "version", "full")
+
+
+class FengshengApp(App[int]):
+    """风声 in the terminal. Give it a `Session` (a game), or `lobby=True` to browse the LAN first."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "风声"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(
+        self,
+        session: Session | None = None,
+        *,
+        lang: str = "zh",
+        player_name: str = "玩家",
+        clock: Callable[[], float] = time.monotonic,
+        lobby: bool = False,
+        interfaces: list[str] | None = None,
+        keymap: dict[str, str] | None = None,
+        mono: bool = False,
+        replay: dict[str, Any] | None = None,
+        replay_dir: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.words = Words(lang)
+        self.player_name = player_name
+        self.state = ClientState(clock=clock)
+        self.session = session
+        self.start_in_lobby = lobby
+        self.interfaces = interfaces
+        self.keymap = load_keymap() if keymap is None else keymap
+        self.mono = mono
+        self.replay_data = replay
+        self.replay_dir = replay_dir
+        self.started_at = time.time()
+        self.connection_lost = False
+        self.closing = False
+        self.game_over_shown = False
+
+    # ------------------------------------------------------------------ screens
+
+    def on_mount(self) -> None:
+        self.set_keymap(self.keymap)
+        if self.replay_data is not None:
+            from .screens.replay import ReplayScreen
+
+            self.push_screen(ReplayScreen(self.replay_data))
+        elif self.session is not None:
+            self.open_table(self.session)
+        else:
+            from .screens.lobby import LobbyScreen
+
+            self.push_screen(LobbyScreen(self.interfaces))
+
+    def screen_bindings(self, specs: tuple[KeySpec, ...]) -> BindingsMap:
+        """A screen's bindings in the current language (the keymap is applied by Textual)."""
+        return BindingsMap(bindings(specs, self.words))  # type: ignore[arg-type]
+
+    def open_table(self, session: Session) -> None:
+        from .screens.table import TableScreen
+
+        self.session = session
+        self.push_screen(TableScreen())
+        self.run_session()
+
+    def table_screen(self) -> Any:
+        from .screens.table import TableScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                return screen
+        return None
+
+    def refresh_all(self) -> None:
+        """Repaint every screen that renders state (after a message or a language change)."""
+        for screen in self.screen_stack:
+            refresh = getattr(screen, "refresh_view", None)
+            if refresh is not None:
+                refresh()
+
+    def set_language(self, lang: str) -> None:
+        self.words = Words(lang)
+        for screen in self.screen_stack:
+            relabel = getattr(screen, "relabel", None)
+            if relabel is not None:
+                relabel()
+        self.refresh_all()
+
+    # ------------------------------------------------------------------ the connection
+
+    @work(exclusive=True, group="net", exit_on_error=False)
+    async def run_session(self) -> None:
+        session = self.session
+        assert session is not None
+        attempt = 0
+        while not self.closing:
+            try:
+                await session.connect()
+                attempt = 0
+                async for msg in session.messages():
+                    self.handle_message(msg)
+                    if self.closing:
+                        return
+                return
+            except (TimeoutError, SessionClosed, OSError, ConnectionError) as exc:
+                code = getattr(exc, "code", None)
+                if code in FATAL_CODES:
+                    self.state.apply({"type": "error", "code": code, "message": str(exc)})
+                    self.refresh_all()
+                    return
+                if self.closing or (self.state.view or {}).get("over"):
+                    return
+                self.set_connection_lost(True)
+                await asyncio.sleep(RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)])
+                attempt += 1
+
+    def handle_message(self, msg: dict[str, Any]) -> None:
+        from .screens.table_lobby import TableLobbyScreen
+
+        kind = self.state.apply(msg)
+        if kind == "welcome":
+            self.set_connection_lost(False)
+        elif kind == "lobby":
+            if not isinstance(self.screen, TableLobbyScreen):
+                self.push_screen(TableLobbyScreen())
+        elif kind == "update":
+            if isinstance(self.screen, TableLobbyScreen):
+                self.pop_screen()
+            view = self.state.view or {}
+            if view.get("over") and not self.game_over_shown:
+                from .screens.game_over import GameOverScreen
+
+                self.game_over_shown = True
+                self.state.replay_path = self.state.replay_path or self.find_replay()
+                self.refresh_all()
+                self.push_screen(GameOverScreen())
+                return
+        self.refresh_all()
+
+    def find_replay(self) -> str | None:
+        """Our seat's replay, written by a server on this machine (`fengsheng play`), if any."""
+        if self.replay_dir is None or self.state.seat is None:
+            return None
+        try:
+            found = [p for p in self.replay_dir.glob(f"*.seat{self.state.seat}.replay")
+                     if p.stat().st_mtime >= self.started_at - 1]
+        except OSError:
+            return None
+        return str(max(found, key=lambda p: p.stat().st_mtime)) if found else None
+
+    def set_connection_lost(self, lost: bool) -> None:
+        if lost != self.connection_lost:
+            self.connection_lost = lost
+            self.refresh_all()
+
+    def send(self, coro_factory: Callable[[Session], Any]) -> None:
+        """Run one outgoing request without blocking the UI; errors show up as a lost connection."""
+        session = self.session
+        if session is None:
+            return
+
+        async def go() -> None:
+            try:
+                await coro_factory(session)
+            except (OSError, ConnectionError, SessionClosed):
+                self.set_connection_lost(True)
+
+        self.run_worker(go(), group="send", exit_on_error=False)
+
+    def choose(self, prompt_id: int, option: str) -> None:
+        self.state.error = None
+        self.send(lambda s: s.choose(prompt_id, option))
+
+    async def action_quit(self) -> None:
+        self.closing = True
+        if self.session is not None:
+            try:
+                await asyncio.wait_for(self.session.close(), 2)
+            except (TimeoutError, OSError, ConnectionError, SessionClosed):
+                pass
+        self.exit(0)

@@ -1,0 +1,238 @@
+"""`fengsheng host`: a headless game server with a readable log, advertised on the LAN.
+
+Also `serve_local`, which `fengsheng play` uses to run a loopback server with bots in the
+background of the app: the app then joins it like any other client, with the host token.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from net.server import GameServer
+    from net.table import Table
+
+
+def default_data_dir() -> Path:
+    """Where journals and replays go unless `--data-dir` says otherwise (XDG data home)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "fengsheng" / "tables"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--port", type=int, default=None, help="TCP port (default: 7531; 0 picks a free one)")
+    parser.add_argument("--name", default=None, help="table name shown on the LAN (default: this host's name)")
+    parser.add_argument("--players", type=int, default=4, help="seats at the table (default: 4)")
+    parser.add_argument("--identities", default=None, help="identity configuration (default: the first playable)")
+    parser.add_argument("--bots", type=int, default=0, metavar="K", help="seat K bots now")
+    parser.add_argument("--password", default=None, help="table password")
+    parser.add_argument("--no-advertise", action="store_true", help="do not advertise on the LAN (zeroconf)")
+    parser.add_argument("--interface", default=None, metavar="IP", help="listen and advertise on this IPv4 address only")
+    parser.add_argument("--data-dir", type=Path, default=None, help="journals and replays (default: XDG data home)")
+    parser.add_argument("--resume", type=Path, default=None, metavar="FILE", help="restore a table from its journal")
+    parser.add_argument("--start", action="store_true", help="start as soon as every seat is taken")
+    parser.add_argument("--timer", action="append", default=[], metavar="KIND=S",
+                        help="seconds for one kind of decision (play, send, response, receive, probe_discard)")
+    parser.add_argument("--bot-delay", type=float, default=None, metavar="S", help="pause before a bot answers")
+    parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+    import signal
+
+    logging.basicConfig(
+        stream=sys.stdout, level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S", force=True
+    )
+    try:
+        timers = _parse_timers(args.timer)
+    except ValueError as exc:
+        print(f"fengsheng host: {exc}", file=sys.stderr)
+        return 2
+
+    async def main() -> int:
+        from net.journal import JournalError
+        from net.server import DEFAULT_PORT, GameServer
+        from net.table import BOT_DELAY, Table
+
+        data_dir = args.data_dir or default_data_dir()
+        bot_delay = BOT_DELAY if args.bot_delay is None else args.bot_delay
+        try:
+            if args.resume is not None:
+                table = Table.resume(args.resume, data_dir=data_dir, bot_delay=bot_delay)
+            else:
+                table = Table(
+                    args.name or _default_name(), players=args.players, identities=args.identities,
+                    password=args.password, timers=timers, data_dir=data_dir, bot_delay=bot_delay,
+                    auto_start=args.start, seed=args.seed,
+                )
+                for _ in range(args.bots):
+                    table.add_bot()
+        except (JournalError, OSError, ValueError) as exc:
+            print(f"fengsheng host: {exc}", file=sys.stderr)
+            return 1
+        port = DEFAULT_PORT if args.port is None else args.port
+        server = GameServer(args.interface or "0.0.0.0", port)
+        server.add_table(table)
+        try:
+            await server.start()
+        except OSError as exc:
+            print(f"fengsheng host: cannot listen on port {port}: {exc}", file=sys.stderr)
+            return 1
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        address = args.interface or _lan_address()
+        print(f"table {table.name!r} on port {server.port}", flush=True)
+        print(f"join with: fengsheng join {address}:{server.port}", flush=True)
+        print(f"host token: {table.host_token}", flush=True)
+        advertiser = None if args.no_advertise else await _advertise(table, server.port, args.interface)
+        try:
+            if advertiser is None:
+                await stop.wait()
+            else:
+                await _keep_advertised(advertiser, table, stop)
+        finally:
+            if advertiser is not None:
+                await advertiser.stop()
+            await server.close()
+        print("server stopped", flush=True)
+        return 0
+
+    try:
+        return asyncio.run(main())
+    except KeyboardInterrupt:
+        return 130
+
+
+def _parse_timers(specs: list[str]) -> dict[str, float]:
+    from engine.prompts import KINDS
+
+    timers = {}
+    for spec in specs:
+        kind, _, seconds = spec.partition("=")
+        if kind not in KINDS:
+            raise ValueError(f"--timer {spec!r}: kind must be one of {', '.join(KINDS)}")
+        try:
+            value = float(seconds)
+        except ValueError:
+            raise ValueError(f"--timer {spec!r}: seconds must be a number") from None
+        if not 0 < value <= 3600:
+            raise ValueError(f"--timer {spec!r}: seconds must be in (0, 3600]")
+        timers[kind] = value
+    return timers
+
+
+def _default_name() -> str:
+    import socket
+
+    return (socket.gethostname().split(".")[0] or "fengsheng")[:40]
+
+
+def _lan_address() -> str:
+    from net.discovery import lan_ipv4_addresses
+
+    addresses = lan_ipv4_addresses()
+    return addresses[0] if addresses else "127.0.0.1"
+
+
+async def _advertise(table: Table, port: int, interface: str | None) -> Any:
+    import logging
+
+    from net.discovery import Advertiser, DiscoveryError, make_txt
+
+    advertiser = Advertiser()
+    try:
+        await advertiser.start(
+            table.name, port, make_txt(table.name, *table.summary()), [interface] if interface else None
+        )
+    except DiscoveryError as exc:
+        logging.getLogger("fengsheng.host").warning("not advertised on the LAN (%s); join by address", exc)
+        return None
+    logging.getLogger("fengsheng.host").info("advertised as %s", advertiser.instance_name)
+    return advertiser
+
+
+async def _keep_advertised(advertiser: Any, table: Table, stop: Any) -> None:
+    """Re-announce the TXT record whenever seats or phase change, until told to stop."""
+    import asyncio
+
+    from net.discovery import make_txt
+
+    last = table.summary()
+    while not stop.is_set():
+        try:
+            async with asyncio.timeout(1.0):
+                await stop.wait()
+        except TimeoutError:
+            pass
+        now = table.summary()
+        if now != last:
+            last = now
+            await advertiser.update(make_txt(table.name, *now))
+
+
+@dataclass
+class LocalServer:
+    """A loopback server run inside the app's event loop (what `serve_local` returns)."""
+
+    server: GameServer
+    table: Table
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    @property
+    def host_token(self) -> str:
+        return self.table.host_token
+
+    async def close(self) -> None:
+        await self.server.close()
+
+
+async def serve_local(
+    players: int = 4,
+    bots: int | None = None,
+    *,
+    name: str = "local",
+    identities: str | None = None,
+    data_dir: Path | None = None,
+    bot_delay: float | None = None,
+    timers: dict[str, float] | None = None,
+    auto_start: bool = True,
+    seed: int | None = None,
+) -> LocalServer:
+    """Start a server on 127.0.0.1 (free port) with one table and `bots` bot seats (default players-1).
+
+    Join it with `Client().connect("127.0.0.1", local.port, name, token=local.host_token)`: the
+    host token gives a seat and the host's operator rights. With `auto_start` the game starts
+    as soon as that seat is taken. Call `await local.close()` to stop it.
+    """
+    from net.server import GameServer
+    from net.table import BOT_DELAY, Table
+
+    table = Table(
+        name, players=players, identities=identities, timers=timers,
+        data_dir=data_dir if data_dir is not None else default_data_dir(),
+        bot_delay=BOT_DELAY if bot_delay is None else bot_delay, auto_start=auto_start, seed=seed,
+    )
+    for _ in range(players - 1 if bots is None else bots):
+        table.add_bot()
+    server = GameServer("127.0.0.1", 0)
+    server.add_table(table)
+    await server.start()
+    return LocalServer(server, table)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(prog="fengsheng host")
+    add_arguments(parser)
+    sys.exit(run(parser.parse_args()))

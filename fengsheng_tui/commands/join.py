@@ -1,0 +1,45 @@
+"""`fengsheng join [HOST[:PORT]]`: join a table at an address, or pick one from the LAN lobby."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("address", nargs="?", metavar="HOST[:PORT]",
+                        help="the server (default: the server's default port); without it, browse the LAN")
+    parser.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default: zh)")
+    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument("--password", default=None, help="the table password, if it has one")
+    parser.add_argument("--spectate", action="store_true", help="watch without taking a seat")
+    parser.add_argument("--mono", action="store_true", help="no colours (红/蓝/黑 are always written)")
+    parser.add_argument("--interface", dest="interfaces", action="append", metavar="IP",
+                        help="IPv4 address of an interface to browse on (repeatable)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from fengsheng_tui.commands.play import NO_TTY, has_tty
+
+    if not has_tty():
+        print(NO_TTY.format(cmd="join"), file=sys.stderr)
+        return 2
+    from fengsheng_tui.app import FengshengApp
+    from fengsheng_tui.recent import parse_address, remember
+    from fengsheng_tui.session import NetSession
+    from net.server import DEFAULT_PORT
+
+    name = args.name or ("玩家" if args.lang == "zh" else "Player")
+    session = None
+    if args.address:
+        try:
+            host, port = parse_address(args.address, DEFAULT_PORT)
+        except ValueError:
+            print(f"fengsheng join: bad address {args.address!r}; use HOST or HOST:PORT", file=sys.stderr)
+            return 2
+        remember(host, port)
+        session = NetSession(host, port, name, password=args.password, spectate=args.spectate)
+    app = FengshengApp(session, lang=args.lang, player_name=name, mono=args.mono, lobby=session is None,
+                       interfaces=args.interfaces)
+    app.run()
+    return int(app.return_code or 0)

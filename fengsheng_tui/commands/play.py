@@ -1,0 +1,62 @@
+"""`fengsheng play`: a game on this machine against bots — the README's first command.
+
+Starts a real server on loopback (with `--lan`, on every interface and advertised so friends can
+join), then opens the table as an ordinary client of it. Textual is imported only in `run()`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+NO_TTY = (
+    "fengsheng {cmd}: this is a full-screen game and needs a terminal.\n"
+    "Over SSH, ask for one: ssh -t HOST fengsheng {cmd}"
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, default=4, metavar="N", help="seats at the table (default: 4)")
+    parser.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default: zh)")
+    parser.add_argument("--lan", action="store_true", help="advertise the table so friends on the LAN can join")
+    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument("--bots", default=None, metavar="LEVEL", help="bot level (default: normal)")
+    parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--mono", action="store_true", help="no colours (红/蓝/黑 are always written)")
+
+
+def has_tty() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def run(args: argparse.Namespace) -> int:
+    if not has_tty():
+        print(NO_TTY.format(cmd="play"), file=sys.stderr)
+        return 2
+    import asyncio
+
+    return asyncio.run(play(args))
+
+
+async def play(args: argparse.Namespace) -> int:
+    from fengsheng_tui.app import FengshengApp
+    from fengsheng_tui.local_game import DEFAULT_BOT_LEVEL, data_dir, start_local_table
+    from fengsheng_tui.session import NetSession
+
+    name = args.name or ("玩家" if args.lang == "zh" else "Player")
+    try:
+        local = await start_local_table(args.players, lan=args.lan, seed=args.seed,
+                                        bot_level=args.bots or DEFAULT_BOT_LEVEL, replay_dir=data_dir())
+    except (ValueError, OSError) as exc:
+        print(f"fengsheng play: {exc}", file=sys.stderr)
+        return 2
+    try:
+        session = NetSession("127.0.0.1", local.port, name, token=local.host_token)
+        app = FengshengApp(session, lang=args.lang, player_name=name, mono=args.mono,
+                           replay_dir=local.replay_dir)
+        await app.run_async()
+    finally:
+        await local.close()
+    if args.lan:
+        print(f"fengsheng play: the table was at port {local.port}", file=sys.stderr)
+    return int(app.return_code or 0)

@@ -1,0 +1,32 @@
+"""`fengsheng replay FILE`: step through a saved game as one seat saw it (arrow keys)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="a .replay file (written by the server at game end)")
+    parser.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default: zh)")
+    parser.add_argument("--mono", action="store_true", help="no colours (红/蓝/黑 are always written)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from fengsheng_tui.commands.play import NO_TTY, has_tty
+    from fengsheng_tui.replay_model import load_replay
+
+    try:
+        replay = load_replay(args.file)
+    except (OSError, ValueError) as exc:
+        print(f"fengsheng replay: {exc}", file=sys.stderr)
+        return 1
+    if not has_tty():
+        print(NO_TTY.format(cmd="replay"), file=sys.stderr)
+        return 2
+    from fengsheng_tui.app import FengshengApp
+
+    app = FengshengApp(lang=args.lang, mono=args.mono, replay=replay)
+    app.run()
+    return int(app.return_code or 0)

@@ -1,0 +1,140 @@
+"""`fengsheng sim`: whole games between bots, headless, with every invariant checked after every step.
+
+`play_one(config, seed, levels)` plays one game given one bot level per seat, so an arena (different
+levels per seat) is a loop over it; `summarise` turns results into the printed or JSON report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine import GameConfig
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default: 100)")
+    parser.add_argument("--players", type=int, default=4, metavar="P", help="seats per game (default: 4)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="seed of the first game; game k uses S+k (default: 0)")
+    parser.add_argument("--identities", metavar="NAME",
+                        help="identity configuration (default: the first one playable for P players)")
+    parser.add_argument("--level", default="random", help="bot level for every seat (default: random)")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+@dataclass
+class GameResult:
+    seed: int
+    levels: tuple[str, ...]
+    decisions: int = 0
+    turns: int = 0
+    win_reason: str | None = None
+    winners: list[int] = field(default_factory=list)
+    winning_identities: list[str] = field(default_factory=list)
+    problem: str | None = None  # an invariant violation, a game too long, or an engine crash
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """Each seat's bot has its own RNG, derived from the game's seed."""
+    return seed * 16 + seat
+
+
+def play_one(config: GameConfig, seed: int, levels: Sequence[str], check: bool = True) -> GameResult:
+    """One game with `levels[seat]` playing each seat; a broken game is reported, not raised."""
+    from bots import make_bot
+    from engine.selfplay import GameTooLong, InvariantViolation, play
+
+    bots = [make_bot(level, seat, bot_seed(seed, seat)) for seat, level in enumerate(levels)]
+    result = GameResult(seed, tuple(levels))
+    try:
+        game = play(config, seed, lambda seat, view: bots[seat].decide(view), check=check,
+                    observe=lambda seat, events: bots[seat].observe(events))
+    except (InvariantViolation, GameTooLong) as exc:
+        result.problem = str(exc)
+        return result
+    except Exception as exc:  # an engine or bot crash is what the simulation is looking for
+        result.problem = f"seed {seed}: {type(exc).__name__}: {exc}"
+        return result
+    s = game.state
+    result.decisions = s.decisions
+    result.turns = s.turn
+    result.win_reason = s.win_reason
+    result.winners = list(s.winners)
+    result.winning_identities = sorted({s.seats[w].identity for w in s.winners})
+    return result
+
+
+def summarise(results: Sequence[GameResult], seconds: float) -> dict[str, object]:
+    finished = [r for r in results if r.problem is None]
+    turns = [r.turns for r in finished]
+    decisions = sum(r.decisions for r in finished)
+    return {
+        "games": len(results),
+        "finished": len(finished),
+        "decisions": decisions,
+        "mean_decisions": decisions / len(finished) if finished else 0.0,
+        "mean_turns": sum(turns) / len(turns) if turns else 0.0,
+        "max_turns": max(turns, default=0),
+        "win_reasons": dict(Counter(str(r.win_reason) for r in finished)),
+        "faction_wins": dict(Counter(i for r in finished for i in r.winning_identities)),
+        "seconds": round(seconds, 3),
+        "games_per_second": round(len(results) / seconds, 1) if seconds > 0 else 0.0,
+        "problems": [r.problem for r in results if r.problem is not None],
+    }
+
+
+def _print_summary(summary: dict[str, object], label: str) -> None:
+    print(f"{label}: {summary['games']} games, {summary['decisions']} decisions "
+          f"({summary['mean_decisions']:.1f} per game)")
+    print(f"turns: mean {summary['mean_turns']:.1f}, max {summary['max_turns']}")
+    print("win reasons: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["win_reasons"].items())))  # type: ignore[attr-defined]
+    print("faction wins: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["faction_wins"].items())))  # type: ignore[attr-defined]
+    print(f"{summary['games_per_second']} games/s ({summary['seconds']} s)")
+    problems: list[str] = summary["problems"]  # type: ignore[assignment]
+    for problem in problems:
+        print(f"VIOLATION {problem}", file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} game(s) broke an invariant", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    from bots import LEVELS
+    from engine import ConfigError, GameConfig, playable_configs
+
+    if args.games < 1:
+        print("fengsheng sim: --games must be at least 1", file=sys.stderr)
+        return 2
+    if args.level not in LEVELS:
+        print(f"fengsheng sim: unknown level {args.level!r}; choose one of {', '.join(LEVELS)}", file=sys.stderr)
+        return 2
+    identities = args.identities
+    if identities is None:
+        playable = [name for players, name in playable_configs(False) if players == args.players]
+        if not playable:
+            print(f"fengsheng sim: no configuration for {args.players} players is playable without "
+                  "characters yet", file=sys.stderr)
+            return 2
+        identities = playable[0]
+    config = GameConfig(players=args.players, identities=identities)
+    try:
+        config.validate()
+    except ConfigError as exc:
+        print(f"fengsheng sim: {exc}", file=sys.stderr)
+        return 2
+    levels = [args.level] * args.players
+    start = time.perf_counter()
+    results = [play_one(config, args.seed + k, levels) for k in range(args.games)]
+    summary = summarise(results, time.perf_counter() - start)
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False))
+    else:
+        _print_summary(summary, f"{args.players} players, {identities}, level {args.level}")
+    return 1 if summary["problems"] else 0

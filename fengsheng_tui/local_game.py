@@ -1,0 +1,88 @@
+"""A real game server on this machine, with bots in every other seat: what `fengsheng play` opens.
+
+The server runs in the same event loop as the app (one process, nothing to clean up), but the
+player is an ordinary client over TCP on loopback: the UI has no privileged view of the game.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_BOT_LEVEL = "normal"
+
+
+def data_dir() -> Path:
+    """Where journals and per-seat replays go (XDG data directory)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "fengsheng" / "games"
+
+
+def playable_player_counts() -> list[int]:
+    from engine import playable_configs
+
+    return sorted({players for players, _ in playable_configs(False)})
+
+
+@dataclass
+class LocalTable:
+    server: Any
+    table: Any
+    host_token: str
+    port: int
+    replay_dir: Path | None
+    advertiser: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    async def close(self) -> None:
+        if self.advertiser is not None:
+            await self.advertiser.stop()
+        await self.server.close()
+
+
+async def start_local_table(
+    players: int = 4,
+    *,
+    lan: bool = False,
+    seed: int | None = None,
+    bot_level: str = DEFAULT_BOT_LEVEL,
+    bot_delay: float = 0.6,
+    replay_dir: Path | None = None,
+    timers: dict[str, float] | None = None,
+    table_name: str = "play",
+    port: int = 0,
+) -> LocalTable:
+    """Start a server with one table whose other seats are bots; it starts when the player joins.
+
+    With `lan` the seats stay open for friends instead: the player (who joins with `host_token`
+    and so may send host commands) adds bots and starts from the table lobby.
+    """
+    from net.server import GameServer
+    from net.table import Table
+
+    if players not in playable_player_counts():
+        counts = ", ".join(map(str, playable_player_counts()))
+        raise ValueError(f"{players} players cannot play without characters yet; choose {counts}")
+    host_token = secrets.token_urlsafe(18)
+    server = GameServer("0.0.0.0" if lan else "127.0.0.1", port)
+    table = Table(table_name, players=players, data_dir=replay_dir, bot_delay=bot_delay, auto_start=not lan,
+                  seed=seed, host_token=host_token, timers=timers)
+    if not lan:
+        for _ in range(players - 1):
+            table.add_bot(bot_level)
+    server.add_table(table)
+    await server.start()
+    local = LocalTable(server, table, host_token, server.port, replay_dir)
+    if lan:
+        from net.discovery import Advertiser, DiscoveryError, make_txt
+
+        advertiser = Advertiser()
+        try:
+            await advertiser.start(table_name, server.port, make_txt(table_name, 1, players, "lobby", False))
+            local.advertiser = advertiser
+        except DiscoveryError as exc:
+            local.extra["lan_error"] = str(exc)
+    return local

@@ -1,0 +1,51 @@
+"""Recently joined servers, remembered in ~/.config/fengsheng/recent.json (newest first)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+LIMIT = 8
+
+
+def recent_path() -> Path:
+    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return base / "fengsheng" / "recent.json"
+
+
+def load_recent(path: Path | None = None) -> list[tuple[str, int]]:
+    try:
+        data = json.loads((path or recent_path()).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    out: list[tuple[str, int]] = []
+    for item in data if isinstance(data, list) else []:
+        if isinstance(item, dict) and isinstance(item.get("host"), str) and isinstance(item.get("port"), int):
+            out.append((item["host"], item["port"]))
+    return out[:LIMIT]
+
+
+def remember(host: str, port: int, path: Path | None = None) -> None:
+    """Put host:port first; a read-only home only loses the list, never the game."""
+    path = path or recent_path()
+    entries = [(h, p) for h, p in load_recent(path) if (h, p) != (host, port)]
+    entries.insert(0, (host, port))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps([{"host": h, "port": p} for h, p in entries[:LIMIT]]), encoding="utf-8")
+    except OSError:
+        pass
+
+
+def parse_address(text: str, default_port: int) -> tuple[str, int]:
+    """`host`, `host:port` or `[v6]:port`; raises ValueError on a bad port."""
+    text = text.strip()
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port = rest.lstrip(":")
+        return host, int(port) if port else default_port
+    if text.count(":") == 1:
+        host, port = text.split(":")
+        return host or "127.0.0.1", int(port)
+    return text or "127.0.0.1", default_port

@@ -1,0 +1,44 @@
+"""What every screen shares: the app's state and words, and bindings in the player's language."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+from textual.screen import ModalScreen, Screen
+
+from ..keys import KeySpec
+
+if TYPE_CHECKING:
+    from ..app import FengshengApp
+
+
+class Localized:
+    """Mixin: `KEYS` become the screen's bindings, relabelled when the language changes."""
+
+    KEYS: ClassVar[tuple[KeySpec, ...]] = ()
+    #: Set in on_mount: before it the widgets to render into do not exist yet.
+    shown = False
+
+    def _localize(self) -> None:
+        screen = cast(Any, self)
+        screen._bindings = self.fs_app.screen_bindings(self.KEYS)
+
+    @property
+    def fs_app(self) -> FengshengApp:
+        return cast("FengshengApp", cast(Any, self).app)
+
+    def relabel(self) -> None:
+        self._localize()
+        cast(Any, self).refresh_bindings()
+
+
+class FsScreen(Localized, Screen[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self._localize()
+
+
+class FsModal(Localized, ModalScreen[bool]):
+    def __init__(self) -> None:
+        super().__init__()
+        self._localize()

@@ -1,0 +1,79 @@
+"""Game over: who won and why, every identity revealed, and where the replay went."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Static
+
+from ..keys import OVER_KEYS
+from ..widgets.render import counts_text
+from .base import FsScreen
+
+FACTION_COLOUR = {"military": "blue", "latent": "red"}
+
+
+class GameOverScreen(FsScreen):
+    DEFAULT_CSS = """
+    GameOverScreen #over { padding: 1 2; }
+    """
+    KEYS = OVER_KEYS
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(id="over")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.shown = True
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        if not self.shown:
+            return
+        app = self.fs_app
+        words, state = app.words, app.state
+        view = state.view or {}
+        seats = state.seats
+        me = state.seat
+        winners = list(view.get("winners") or [])
+        parts: list[Text | Table] = [Text(words("game_over"), style="bold underline")]
+        reason = view.get("win_reason")
+        declarer = view.get("declarer")
+        who = words.seat_name(seats, declarer, me)
+        if reason == "faction" and isinstance(declarer, int):
+            identity = seats[declarer].get("identity")
+            parts.append(Text(words("win_faction", who=who, colour=words.colour_word(FACTION_COLOUR.get(
+                str(identity), "")), identity=words.identity(identity))))
+        elif reason == "last_standing":
+            parts.append(Text(words("win_last_standing", who=who)))
+        elif reason == "nobody_left":
+            parts.append(Text(words("win_nobody_left")))
+        names = ", ".join(words.seat_name(seats, s, me) for s in winners)
+        parts.append(Text(f"{words('winners')}: {names or words('no_winner')}", style="bold"))
+        table = Table(title=words("reveal"), title_justify="left", show_header=False, box=None, padding=(0, 1))
+        for seat in seats:
+            index = seat.get("index")
+            status = words("alive") if seat.get("alive", True) and not seat.get("lost") else (
+                words("dead") if not seat.get("alive", True) else words("lost"))
+            table.add_row("★" if index in winners else " ", words.seat_name(seats, index, me),
+                          words.identity(seat.get("identity")), status,
+                          counts_text(seat.get("counts", {}), words, app.mono))
+        parts.append(table)
+        parts.append(Text(words("replay_saved", path=state.replay_path) if state.replay_path
+                          else words("replay_unsaved"), style="italic"))
+        self.query_one("#over", Static).update(Group(*parts))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    async def action_leave(self) -> None:
+        await self.fs_app.action_quit()
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+
+        self.app.push_screen(HelpScreen())

@@ -1,0 +1,58 @@
+"""Settings: language, colour mode and the key bindings (remapped in the keys file)."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Static
+
+from ..keys import SETTINGS_KEYS, TABLE_KEYS, config_path, describe
+from .base import FsScreen
+
+
+class SettingsScreen(FsScreen):
+    DEFAULT_CSS = """
+    SettingsScreen #settings { padding: 0 1; }
+    """
+    KEYS = SETTINGS_KEYS
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(id="settings")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.shown = True
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        if not self.shown:
+            return
+        app = self.fs_app
+        words = app.words
+        parts: list[Text | Table] = [Text(words("settings"), style="bold underline")]
+        parts.append(Text(f"l  {words('language')}: {'中文' if words.lang == 'zh' else 'English'}"))
+        parts.append(Text(f"m  {words('colour_mode')}: {'mono' if app.mono else 'colour'}"))
+        parts.append(Text(""))
+        parts.append(Text(words("key_bindings"), style="bold underline"))
+        keys = Table.grid(padding=(0, 2))
+        keys.add_column(no_wrap=True, style="bold")
+        keys.add_column()
+        for k, what in describe(TABLE_KEYS, words, app.keymap):
+            keys.add_row(k, what)
+        parts.append(keys)
+        parts.append(Text(words("keys_file", path=str(config_path())), style="italic"))
+        self.query_one("#settings", Static).update(Group(*parts))
+
+    def action_language(self) -> None:
+        self.fs_app.set_language("en" if self.fs_app.words.lang == "zh" else "zh")
+
+    def action_colour(self) -> None:
+        self.fs_app.mono = not self.fs_app.mono
+        self.fs_app.refresh_all()
+
+    def action_close(self) -> None:
+        self.app.pop_screen()

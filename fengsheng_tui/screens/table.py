@@ -1,0 +1,151 @@
+"""The table: every seat, the message in transit, the stack, our hand, the log and the prompt."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Footer, Input
+
+from ..choice import Chooser
+from ..keys import TABLE_KEYS
+from ..widgets.hand import HandPanel
+from ..widgets.log import EventLog
+from ..widgets.prompt import PromptPanel
+from ..widgets.seats import SeatsPanel
+from ..widgets.status import Banner, StatusBar
+from ..widgets.transit import TransitPanel
+from .base import FsScreen
+
+
+class TableScreen(FsScreen):
+    CSS_PATH = "table.tcss"
+
+    KEYS = TABLE_KEYS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chooser = Chooser()
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        yield Banner(id="banner")
+        with Horizontal(id="top"):
+            yield SeatsPanel(id="seats")
+            yield TransitPanel(id="transit")
+        yield HandPanel(id="hand")
+        yield EventLog(id="log")
+        yield PromptPanel(id="prompt")
+        yield Input(id="chat", placeholder=self.fs_app.words("chat_placeholder"), max_length=200, disabled=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.shown = True
+        self.set_interval(1.0, self.tick)
+        self.refresh_view()
+
+    def on_resize(self) -> None:
+        self.refresh_view()
+
+    def relabel(self) -> None:
+        super().relabel()
+        self.query_one("#chat", Input).placeholder = self.fs_app.words("chat_placeholder")
+
+    def tick(self) -> None:
+        """Countdowns move once a second, never faster (bandwidth over SSH)."""
+        if self.fs_app.state.countdowns():
+            self.refresh_view(log=False)
+
+    def refresh_view(self, log: bool = True) -> None:
+        if not self.shown:
+            return
+        app = self.fs_app
+        state, words, mono = app.state, app.words, app.mono
+        self.chooser.reset(state.prompt, state.hand)
+        self.query_one(StatusBar).show(state, words)
+        banner = self.query_one(Banner)
+        banner.display = app.connection_lost
+        banner.update(words("lost_conn"))
+        self.query_one(SeatsPanel).show(state, words, mono)
+        self.query_one(TransitPanel).show(state, words, mono)
+        self.refresh_choice()
+        if log:
+            self.query_one(EventLog).show(state, words)
+
+    def refresh_choice(self) -> None:
+        app = self.fs_app
+        usable = self.chooser.usable() if self.chooser.sent_for is None else set()
+        self.query_one(HandPanel).show(app.state, app.words, self.chooser.selected, usable, app.mono)
+        self.query_one(PromptPanel).show(app.state, self.chooser, app.words, app.mono)
+
+    # ------------------------------------------------------------------ actions (see keys.TABLE_KEYS)
+
+    def _submit(self, option: str | None) -> None:
+        prompt = self.chooser.prompt
+        if option is not None and prompt is not None:
+            self.fs_app.choose(int(prompt["id"]), option)
+        self.refresh_choice()
+
+    def action_card(self, n: int) -> None:
+        self.chooser.pick_card(n, self.fs_app.words)
+        self.refresh_choice()
+
+    def action_target(self, step: int) -> None:
+        self.chooser.move_target(step)
+        self.refresh_choice()
+
+    def action_pick(self, i: int) -> None:
+        self.chooser.pick_target(i)
+        self.refresh_choice()
+
+    def action_confirm(self) -> None:
+        self._submit(self.chooser.confirm())
+
+    def action_pass(self) -> None:
+        self._submit(self.chooser.pass_())
+
+    def action_back(self) -> None:
+        chat = self.query_one("#chat", Input)
+        if chat.display:
+            self.close_chat(chat)
+            return
+        self.chooser.back()
+        self.fs_app.state.error = None
+        self.refresh_choice()
+
+    def action_chat(self) -> None:
+        chat = self.query_one("#chat", Input)
+        chat.disabled = False
+        chat.display = True
+        chat.focus()
+
+    def close_chat(self, chat: Input) -> None:
+        """Hide the chat line; disabled, it can never steal the game keys from the table."""
+        chat.value = ""
+        chat.display = False
+        chat.disabled = True
+        self.set_focus(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        self.close_chat(event.input)
+        if text:
+            self.fs_app.send(lambda s: s.chat(text))
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    def action_settings(self) -> None:
+        from .settings import SettingsScreen
+
+        self.app.push_screen(SettingsScreen())
+
+    def action_quit(self) -> None:
+        from .confirm import ConfirmQuit
+
+        def done(really: bool | None) -> None:
+            if really:
+                self.app.run_worker(self.fs_app.action_quit())
+
+        self.app.push_screen(ConfirmQuit(), done)

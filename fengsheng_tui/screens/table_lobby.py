@@ -1,0 +1,158 @@
+"""The table before the game: seats and who is ready; the host changes options with `op` commands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Input, Static
+
+from ..keys import TABLE_LOBBY_KEYS
+from .base import FsScreen
+
+OPTION_KEYS = ("players", "identities", "deck", "characters", "timers", "bots", "password")
+
+
+def seat_entries(table: dict[str, Any]) -> list[dict[str, Any]]:
+    """Seats as dicts whatever the server sent (None for empty, a name, or a dict)."""
+    out: list[dict[str, Any]] = []
+    for seat in table.get("seats") or []:
+        if seat is None:
+            out.append({})
+        elif isinstance(seat, str):
+            out.append({"name": seat})
+        elif isinstance(seat, dict):
+            out.append(seat)
+    return out
+
+
+class TableLobbyScreen(FsScreen):
+    DEFAULT_CSS = """
+    TableLobbyScreen #table-lobby { padding: 0 1; }
+    TableLobbyScreen #lobby-chat { display: none; }
+    """
+    KEYS = TABLE_LOBBY_KEYS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.is_ready = False
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(id="table-lobby")
+        yield Input(id="lobby-chat", max_length=200, disabled=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.shown = True
+        self.refresh_view()
+
+    @property
+    def table(self) -> dict[str, Any]:
+        return self.fs_app.state.lobby or {}
+
+    @property
+    def options(self) -> dict[str, Any]:
+        table = self.table
+        options = table.get("options", table)
+        return options if isinstance(options, dict) else {}
+
+    def refresh_view(self) -> None:
+        if not self.shown:
+            return
+        app = self.fs_app
+        words, state = app.words, app.state
+        table = self.table
+        parts: list[Text | Table] = [Text(f"{words('table_lobby')}: {table.get('name', state.table or '')}",
+                                          style="bold underline")]
+        seats = Table.grid(padding=(0, 2))
+        for _ in range(3):
+            seats.add_column(no_wrap=True)
+        for i, seat in enumerate(seat_entries(table)):
+            name = str(seat.get("name") or words("empty_seat"))
+            if i == state.seat:
+                name += f" ({words('you')})"
+            kind = words("bot") if seat.get("bot") else ""
+            ready = "✓ " + words("ready") if seat.get("ready") or seat.get("bot") else "· " + words("not_ready")
+            seats.add_row(f"{i + 1}. {name}", kind, ready if seat else "")
+        parts.append(seats)
+        parts.append(Text(""))
+        parts.append(Text(words("host_options"), style="bold underline"))
+        opts = self.options
+        for key in OPTION_KEYS:
+            if key in opts:
+                value = opts[key]
+                if isinstance(value, bool):
+                    value = words("on_") if value else words("off")
+                elif isinstance(value, dict):
+                    value = " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in value.items())
+                elif key == "characters" and not value:
+                    value = words("characters_coming")
+                parts.append(Text(f"{words(key)}: {value}"))
+        self.query_one("#table-lobby", Static).update(Group(*parts))
+
+    def _op(self, command: str, **args: Any) -> None:
+        self.fs_app.send(lambda s: s.op(command, **args))
+
+    def action_ready(self) -> None:
+        self.is_ready = not self.is_ready
+        ready = self.is_ready
+        self.fs_app.send(lambda s: s.ready(ready))
+
+    def action_start(self) -> None:
+        self._op("start")
+
+    def action_bot(self, step: int) -> None:
+        if step > 0:
+            self._op("add_bot", level="random")
+        else:
+            self._op("remove_bot")
+
+    def action_players(self, step: int) -> None:
+        players = self.options.get("players")
+        if isinstance(players, int):
+            self._op("set_players", players=players + step)
+
+    def action_identities(self) -> None:
+        from engine import identity_options
+
+        players = self.options.get("players")
+        current = self.options.get("identities")
+        if not isinstance(players, int):
+            return
+        names = list(identity_options(players))
+        nxt = names[(names.index(current) + 1) % len(names)] if current in names else names[0]
+        self._op("set_identities", identities=nxt)
+
+    def action_chat(self) -> None:
+        chat = self.query_one("#lobby-chat", Input)
+        chat.disabled = False
+        chat.display = True
+        chat.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        event.input.display = False
+        event.input.disabled = True
+        self.set_focus(None)
+        if text:
+            self.fs_app.send(lambda s: s.chat(text))
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    def action_quit(self) -> None:
+        from .confirm import ConfirmQuit
+
+        def done(really: bool | None) -> None:
+            if really:
+                self.app.run_worker(self.fs_app.action_quit())
+
+        self.app.push_screen(ConfirmQuit(), done)

@@ -1,0 +1,91 @@
+"""The current decision: what is asked, which keys do it, and the targets of the chosen card."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.text import Text
+from textual.widgets import Static
+
+from ..choice import Chooser
+from ..client_state import ClientState
+from ..i18n import Words
+from ..keys import TARGET_LETTERS
+from .render import card_text
+
+
+def find_face(state: ClientState, card_id: object) -> dict[str, Any] | None:
+    """A face-up card anywhere on the table (messages in front, the stack, the message)."""
+    view = state.view or {}
+    for seat in state.seats:
+        for face in seat.get("messages", []):
+            if face.get("id") == card_id:
+                return dict(face)
+    for item in view.get("stack") or []:
+        if isinstance(item.get("card"), dict) and item["card"].get("id") == card_id:
+            return dict(item["card"])
+    m = view.get("message")
+    if isinstance(m, dict) and isinstance(m.get("card"), dict) and m["card"].get("id") == card_id:
+        return dict(m["card"])
+    return None
+
+
+def option_label(option: dict[str, Any], state: ClientState, words: Words, mono: bool) -> Text:
+    text = Text()
+    seat = option.get("target_seat")
+    card = option.get("target_card")
+    if seat is not None:
+        text.append(words.seat_name(state.seats, seat, state.seat))
+    if card is not None:
+        if seat is not None:
+            text.append(" · ")
+        face = find_face(state, card)
+        text.append_text(card_text(face, words, mono) if face else Text(words("message_card")))
+    if not text.plain:
+        text.append(words(str(option.get("verb", "play"))))
+    return text
+
+
+class PromptPanel(Static):
+    def show(self, state: ClientState, chooser: Chooser, words: Words, mono: bool = False) -> None:
+        view = state.view or {}
+        prompt = chooser.prompt
+        lines: list[Text] = []
+        if prompt is None or chooser.sent_for == prompt.get("id"):
+            waiting = [w.get("seat") for w in view.get("waiting") or [] if isinstance(w, dict)]
+            if view.get("over"):
+                lines.append(Text(words("game_over"), style="bold"))
+            elif waiting:
+                who = ", ".join(words.seat_name(state.seats, s, state.seat) for s in waiting[:4])
+                lines.append(Text(words("waiting_for", who=who), style="dim"))
+            else:
+                lines.append(Text(words("nothing_to_do"), style="dim"))
+        else:
+            kind = str(prompt.get("kind"))
+            head = Text(words(f"k_{kind}"), style="bold")
+            left = state.seconds_left(prompt)
+            if left is not None:
+                head.append("  ⏳" + words("countdown", s=left))
+            lines.append(head)
+            options = chooser.card_options()
+            if options:
+                row = Text()
+                for i, option in enumerate(options):
+                    style = "reverse" if i == chooser.target else ""
+                    key = TARGET_LETTERS[i] if i < len(TARGET_LETTERS) else "·"
+                    row.append(f" {key} ", style="bold " + style)
+                    label = option_label(option, state, words, mono)
+                    if style:
+                        label.stylize(style)
+                    row.append_text(label)
+                if len(options) > 1:
+                    lines.append(Text(words("k_targets", letters=TARGET_LETTERS[: len(options)]), style="dim"))
+                else:
+                    lines.append(Text(words("k_confirm"), style="dim"))
+                lines.append(row)
+        if chooser.note:
+            lines.append(Text(chooser.note, style="italic"))
+        if state.error:
+            lines.append(Text(words("error", message=state.error), style="italic"))
+        self.update(Group(*lines))

@@ -1,0 +1,51 @@
+"""Every seat at the table, one line each: who, status, hand size, messages, markers, countdown."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from ..client_state import ClientState
+from ..i18n import Words
+from .render import counts_text
+
+
+class SeatsPanel(Static):
+    """The seats, never a card of another seat's hand: only its size is shown."""
+
+    def show(self, state: ClientState, words: Words, mono: bool = False) -> None:
+        self.border_title = words("seats")
+        view = state.view or {}
+        current = view.get("current")
+        countdowns = state.countdowns()
+        table = Table.grid(padding=(0, 1))
+        for _ in range(6):
+            table.add_column(no_wrap=True)
+        for seat in state.seats:
+            index = seat.get("index")
+            marker = Text("▶" if index == current and not view.get("over") else " ", style="bold")
+            name = Text(words.seat_name(state.seats, index, state.seat),
+                        style="bold" if index == state.seat else "")
+            if seat.get("online") is False and not seat.get("bot"):
+                status = Text(words("offline"), style="italic")
+            elif not seat.get("alive", True):
+                status = Text(words("dead"), style="strike")
+            elif seat.get("lost"):
+                status = Text(words("lost"), style="strike")
+            else:
+                status = Text(words("alive"))
+            identity = seat.get("identity")
+            if identity and index != state.seat:
+                status.append(" " + words.identity(identity), style="italic")
+            hand = Text(words("cards", n=seat.get("hand_count", 0)))
+            marks = Text()
+            if seat.get("locked"):
+                marks.append(f"[{words('locked')}]", style="reverse")
+            if seat.get("skipped"):
+                marks.append(f"[{words('skipped')}]", style="reverse")
+            if index in countdowns:
+                left = countdowns[index]
+                marks.append(" ⏳" + (words("countdown", s=left) if left is not None else "…"), style="bold")
+            table.add_row(marker, name, status, hand, counts_text(seat.get("counts", {}), words, mono), marks)
+        self.update(table)

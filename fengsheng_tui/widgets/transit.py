@@ -1,0 +1,55 @@
+"""The message in transit (method, where, which way, its face if we may see it) and the stack."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual.widgets import Static
+
+from ..client_state import ClientState
+from ..i18n import Words
+from .render import card_text
+
+
+class TransitPanel(Static):
+    def show(self, state: ClientState, words: Words, mono: bool = False) -> None:
+        self.border_title = words("message")
+        view = state.view or {}
+        seats = state.seats
+        me = state.seat
+        lines: list[Text] = []
+        m = view.get("message")
+        if isinstance(m, dict):
+            name = lambda s: words.seat_name(seats, s, me)  # noqa: E731
+            if m.get("returning"):
+                way = words("returning")
+            elif m.get("method") == "直达" and m.get("target") is not None:
+                way = words("direction_target", target=name(m.get("target")))
+            else:
+                way = words("direction_left" if m.get("direction", 1) == 1 else "direction_right")
+            head = Text(words.method(m.get("method")) + " ", style="bold")
+            head.append(words("from_to", sender=name(m.get("sender")), pos=name(m.get("position")), dir=way))
+            if m.get("intercepted_by") is not None:
+                head.append(" · " + words("intercepted", who=name(m.get("intercepted_by"))))
+            lines.append(head)
+            face = Text("  ")
+            face.append_text(card_text(m.get("card"), words, mono))
+            lines.append(face)
+        else:
+            lines.append(Text(words("no_message"), style="dim"))
+        stack = view.get("stack") or []
+        title = Text(words("stack") + ": ", style="bold")
+        if not stack:
+            title.append(words("stack_empty"), style="dim")
+        lines.append(title)
+        for depth, item in enumerate(stack):
+            line = Text(f" {depth + 1}. {words.seat_name(seats, item.get('user'), me)} ")
+            line.append_text(card_text(item.get("card"), words, mono))
+            if item.get("target_seat") is not None:
+                line.append(" → " + words.seat_name(seats, item.get("target_seat"), me))
+            if isinstance(item.get("target_card"), dict):
+                line.append(f" ({words('on')} ")
+                line.append_text(card_text(item["target_card"], words, mono))
+                line.append(")")
+            lines.append(line)
+        self.update(Group(*lines))

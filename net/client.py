@@ -1,0 +1,195 @@
+"""The client side of the protocol: used by the Textual app (in a worker) and by remote bots.
+
+`Client.connect` performs the hello exchange and returns the welcome; afterwards every server
+message (validated against the schema) arrives in order through `recv()` or `async for`.
+The iteration ends when the connection closes. The client pings while idle so the server does
+not close it as silent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from net import protocol as P
+from net.connection import ConnectionClosed, FramedConnection, open_connection
+
+PING_INTERVAL = 20.0
+CONNECT_TIMEOUT = 10.0
+RETRY_DELAY = 0.2
+
+
+class ClientError(Exception):
+    """The server refused the hello (`code` is a protocol error code) or the connection failed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class Client:
+    def __init__(self) -> None:
+        self.conn: FramedConnection | None = None
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.table: str | None = None
+        self.is_host = False
+        #: The latest `update` view and `lobby` table received, for callers that only need "now".
+        self.view: dict[str, Any] | None = None
+        self.lobby: dict[str, Any] | None = None
+        self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._ping_n = 0
+
+    async def connect(
+        self,
+        host: str,
+        port: int,
+        name: str,
+        token: str | None = None,
+        table: str | None = None,
+        password: str | None = None,
+        spectate: bool = False,
+        timeout: float = CONNECT_TIMEOUT,
+    ) -> dict[str, Any]:
+        """Join (or rejoin, with `token`) a table; returns the welcome or raises ClientError."""
+        try:
+            self.conn = await open_connection(host, port, timeout=timeout)
+        except (OSError, TimeoutError) as exc:
+            raise ClientError("connect", f"cannot reach {host}:{port}: {exc}") from None
+        self.conn.send(P.hello(name, token=token, table=table, password=password, spectate=spectate))
+        try:
+            first = P.validate_server_message(await self.conn.read_message(timeout=timeout))
+        except (ConnectionClosed, TimeoutError) as exc:
+            await self.conn.close()
+            raise ClientError("connect", f"no answer from {host}:{port}: {exc or 'timed out'}") from None
+        except P.ProtocolError as exc:
+            await self.conn.close()
+            raise ClientError(exc.code, exc.message) from None
+        if first["type"] != "welcome":
+            await self.conn.close()
+            if first["type"] == "error":
+                raise ClientError(first["code"], first["message"])
+            raise ClientError(P.BAD_MESSAGE, f"expected a welcome, got {first['type']}")
+        self.seat, self.token, self.table, self.is_host = first["seat"], first["token"], first["table"], first["host"]
+        self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._ping())]
+        return first
+
+    async def _read(self) -> None:
+        assert self.conn is not None
+        try:
+            while True:
+                try:
+                    msg = P.validate_server_message(await self.conn.read_message())
+                except P.ProtocolError as exc:
+                    if exc.fatal:
+                        return
+                    continue
+                if msg["type"] == "update":
+                    self.view = msg["view"]
+                    self.seat = msg["view"].get("seat", self.seat)
+                elif msg["type"] == "lobby":
+                    self.lobby = msg["table"]
+                    self.seat = msg["table"].get("you", self.seat)
+                self._queue.put_nowait(msg)
+        except ConnectionClosed:
+            return
+        finally:
+            self._queue.put_nowait(None)
+
+    async def _ping(self) -> None:
+        while self.conn is not None and not self.conn.closing:
+            await asyncio.sleep(PING_INTERVAL)
+            self._ping_n += 1
+            self._send(P.ping(self._ping_n))
+
+    def _send(self, msg: dict[str, Any]) -> None:
+        if self.conn is None or not self.conn.send(msg):
+            raise ClientError("closed", "the connection is closed")
+
+    # ------------------------------------------------------------------ receiving
+
+    async def recv(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The next server message, or None once the connection has closed."""
+        async with asyncio.timeout(timeout):
+            msg = await self._queue.get()
+        if msg is None:
+            self._queue.put_nowait(None)  # stay closed for later callers
+        return msg
+
+    async def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
+        while (msg := await self.recv()) is not None:
+            yield msg
+
+    @property
+    def closed(self) -> bool:
+        return self.conn is None or self.conn.closing
+
+    # ------------------------------------------------------------------ sending
+
+    async def choose(self, prompt_id: int, option: str) -> None:
+        self._send(P.choose(prompt_id, option))
+
+    async def chat(self, text: str) -> None:
+        self._send(P.say(text))
+
+    async def op(self, command: str, **args: Any) -> None:
+        """A host command, e.g. `op("add_bot", level="random")`; refused unless we hold the host token."""
+        self._send(P.op(command, args))
+
+    async def ready(self, is_ready: bool = True) -> None:
+        self._send(P.ready(is_ready))
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        if self.conn is not None:
+            await self.conn.close("client closing", timeout=1.0)
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+async def play_as_bot(
+    client: Client, make_bot: Callable[[int], Any], delay: float = 0.0, until_over: bool = False
+) -> None:
+    """Let a bot play the client's seat from the update frames alone, until the connection ends.
+
+    `make_bot(seat)` is called when a game starts (the seat is only final then). With
+    `until_over` it returns once a finished game's final view arrives. A choice refused as rate
+    limited is sent again a moment later if its prompt is still open.
+    """
+    bot: Any = None
+    answered: tuple[int, str] | None = None
+    async for msg in client:
+        if msg["type"] == "error" and msg["code"] == P.RATE_LIMITED and answered is not None:
+            await asyncio.sleep(RETRY_DELAY)
+            prompt = client.view["prompt"] if client.view is not None else None
+            if prompt is not None and prompt["id"] == answered[0]:
+                with contextlib.suppress(ClientError):
+                    await client.choose(*answered)
+            continue
+        if msg["type"] != "update":
+            continue
+        current = msg["view"]
+        events = msg["events"]
+        if bot is None or (events and events[0].get("seq") == 0):
+            bot = make_bot(int(current["seat"]))
+            answered = None
+        bot.observe(events)
+        if current["over"] and until_over:
+            return
+        prompt = current["prompt"]
+        if prompt is None or (answered is not None and prompt["id"] == answered[0]):
+            continue
+        option = bot.decide(current)
+        if delay:
+            await asyncio.sleep(delay)
+        answered = (prompt["id"], option)
+        try:
+            await client.choose(prompt["id"], option)
+        except ClientError:
+            return

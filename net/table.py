@@ -1,0 +1,860 @@
+"""One table of the game server: lobby, seats and tokens, the engine `Game`, bots, timers, journal.
+
+A table is driven by exactly one asyncio task (`run`). Connection handlers never touch the table:
+they `post` items into its inbox, and the task applies them in batches, so there are no locks and
+no interleavings to reason about. Timers are not tasks either: the loop sleeps until the earliest
+deadline, bot move or stand-in is due.
+
+Everything a seat is sent about the game goes through `frames_for`, which is built from
+`engine.view.view` and `engine.view.events_for` only, plus public table facts (who is online,
+every prompted seat's countdown).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bots import LEVELS, Bot, make_bot
+from engine import ChoiceError, ConfigError, Game, GameConfig, Prompt, events_for, identity_options, view
+from engine.cards import deck_variants
+from engine.prompts import KINDS
+from net import protocol as P
+from net.connection import FramedConnection, RateLimiter
+from net.journal import REPLAY_SUFFIX, Journal, JournalError, read_journal, write_replay
+from net.records import pack_record
+
+log = logging.getLogger("fengsheng.table")
+
+#: Seconds per kind of decision; the host changes them with `set_timers`.
+DEFAULT_TIMERS: dict[str, float] = {
+    "play": 30.0,
+    "send": 20.0,
+    "response": 10.0,
+    "receive": 10.0,
+    "probe_discard": 15.0,
+}
+#: A dropped seat's deadlines shrink to this, so the table does not wait on someone who is gone.
+OFFLINE_TIMEOUT = 5.0
+#: After this long offline, a bot plays the seat until its owner returns.
+STANDIN_GRACE = 15.0
+#: Pause before an in-process bot answers, so people can follow the table.
+BOT_DELAY = 0.6
+STANDIN_LEVEL = "random"
+#: Events per update frame when a whole log is sent (reconnect), keeping frames far below MAX_FRAME.
+EVENTS_PER_FRAME = 200
+#: Decisions applied per loop step before yielding, so all-bot tables do not starve the others.
+MOVES_PER_STEP = 64
+CHAT_RATE = 1.0
+CHAT_BURST = 5
+
+LOBBY, PLAYING, OVER = "lobby", "playing", "over"
+
+_CHOICE_ERRORS = {
+    "not_prompted": P.STALE_PROMPT,
+    "stale_prompt": P.STALE_PROMPT,
+    "illegal_option": P.ILLEGAL_OPTION,
+    "game_over": P.BAD_STATE,
+}
+
+
+class OpError(Exception):
+    """A host command that cannot be applied; becomes an `error` for the host only."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+_closing: set[asyncio.Task[None]] = set()
+
+
+class Session:
+    """One accepted connection at a table: a seat's player, or a spectator (seat None)."""
+
+    def __init__(self, conn: FramedConnection, name: str, is_host: bool) -> None:
+        self.conn = conn
+        self.name = name
+        self.is_host = is_host
+        self.seat: int | None = None
+        #: Events of the current game already sent on this connection.
+        self.since = 0
+        self.chat_limiter = RateLimiter(CHAT_RATE, CHAT_BURST)
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.conn.send(msg)
+
+    def close(self, reason: str) -> None:
+        """Say goodbye and close from the table's (synchronous) loop; the socket drains on its own."""
+        self.conn.send(P.bye(reason))
+        task = asyncio.create_task(self.conn.close(reason))
+        _closing.add(task)
+        task.add_done_callback(_closing.discard)
+
+
+@dataclass
+class SeatSlot:
+    """A seat: a human (with a token) or a host-added bot (`bot_level`, no token)."""
+
+    name: str
+    token: str | None
+    bot_level: str | None = None
+    session: Session | None = None
+    ready: bool = False
+    offline_since: float | None = None
+    #: The bot deciding for this seat now: the seat's own bot, or a stand-in for a dropped human.
+    bot: Bot | None = None
+    bot_since: int = 0
+    index: int = field(default=0)
+
+    @property
+    def online(self) -> bool:
+        return self.bot_level is not None or self.session is not None
+
+
+def _positive_seconds(value: Any, what: str) -> float:
+    if type(value) not in (int, float) or not 0 < value <= 3600:
+        raise OpError(P.BAD_MESSAGE, f"{what} must be a number of seconds in (0, 3600]")
+    return float(value)
+
+
+class Table:
+    def __init__(
+        self,
+        name: str,
+        *,
+        players: int = 4,
+        identities: str | None = None,
+        deck: str = "resolved",
+        password: str | None = None,
+        timers: dict[str, float] | None = None,
+        data_dir: Path | None = None,
+        bot_delay: float = BOT_DELAY,
+        offline_timeout: float = OFFLINE_TIMEOUT,
+        standin_grace: float = STANDIN_GRACE,
+        auto_start: bool = False,
+        seed: int | None = None,
+        host_token: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.name = name
+        self.players = players
+        self.identities = identities or _first_identities(players)
+        self.deck = deck
+        self.password = password
+        self.timers = {**DEFAULT_TIMERS, **(timers or {})}
+        self.data_dir = data_dir
+        self.bot_delay = bot_delay
+        self.offline_timeout = offline_timeout
+        self.standin_grace = standin_grace
+        self.auto_start = auto_start
+        self.seed = seed
+        self.host_token = host_token or secrets.token_urlsafe(18)
+        self.clock = clock
+        GameConfig(players=players, identities=self.identities, deck=deck).validate()
+
+        self.phase = LOBBY
+        self.slots: list[SeatSlot] = []
+        self.sessions: set[Session] = set()
+        self.game: Game | None = None
+        self.journal: Journal | None = None
+        self.deadlines: dict[int, float] = {}
+        self._issued: dict[int, float] = {}
+        self._inbox: deque[tuple[Any, ...]] = deque()
+        self._wake = asyncio.Event()
+        self._dirty = False
+        self._task: asyncio.Task[None] | None = None
+        #: Figures for the benchmark: defaults applied on expiry, and the worst lateness.
+        self.timeouts = 0
+        self.max_lateness = 0.0
+        self.games_finished = 0
+
+    # ------------------------------------------------------------------ life cycle
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self.run(), name=f"table {self.name}")
+
+    async def stop(self, reason: str = "server stopping") -> None:
+        for session in list(self.sessions):
+            session.close(reason)
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            self._task = None
+        if self.journal is not None:
+            self.journal.close()
+
+    def post(self, item: tuple[Any, ...]) -> None:
+        """The only way into the table from outside its task."""
+        self._inbox.append(item)
+        self._wake.set()
+
+    async def run(self) -> None:
+        while True:
+            if not self._inbox:
+                self._wake.clear()
+                wake_at = self._next_wake()
+                if wake_at is None:
+                    await self._wake.wait()
+                else:
+                    delay = wake_at - self.clock()
+                    if delay > 0:
+                        try:
+                            async with asyncio.timeout(delay):
+                                await self._wake.wait()
+                        except TimeoutError:
+                            pass
+            batch = list(self._inbox)
+            self._inbox.clear()
+            try:
+                self._step(batch)
+            except Exception:
+                log.exception("%s: internal error while handling %d items", self.name, len(batch))
+            await asyncio.sleep(0)
+
+    def summary(self) -> tuple[int, int, str, bool]:
+        """(seats taken, seats total, lobby|playing, password?) for the zeroconf TXT record."""
+        return len(self.slots), self.players, PLAYING if self.phase == PLAYING else LOBBY, bool(self.password)
+
+    # ------------------------------------------------------------------ one step of the loop
+
+    def _step(self, batch: list[tuple[Any, ...]]) -> None:
+        chooses: list[tuple[Session, dict[str, Any]]] = []
+        for item in batch:
+            kind = item[0]
+            if kind == "choose":
+                chooses.append((item[1], item[2]))
+            elif kind == "hello":
+                self._hello(item[1], item[2], item[3])
+            elif kind == "gone":
+                self._gone(item[1])
+            elif kind == "chat":
+                self._chat(item[1], item[2]["text"])
+            elif kind == "ready":
+                self._ready(item[1], item[2]["ready"])
+            elif kind == "op":
+                self._op(item[1], item[2]["command"], item[2]["args"])
+        if chooses:
+            # Answers that arrive together are applied in 顺位 order, not in arrival order.
+            game = self.game
+            keyed = [
+                (game.priority_key(s.seat) if game is not None and s.seat is not None else 1 << 30, i, s, m)
+                for i, (s, m) in enumerate(chooses)
+            ]
+            for _, _, session, msg in sorted(keyed, key=lambda k: (k[0], k[1])):
+                self._human_choice(session, msg)
+        self._run_clock()
+        self._flush()
+
+    def _flush(self) -> None:
+        """Make the journal durable, then tell every connection what changed."""
+        if not self._dirty:
+            return
+        self._dirty = False
+        if self.journal is not None:
+            self.journal.sync()
+        for session in list(self.sessions):
+            for frame in self.frames_for(session):
+                session.send(frame)
+
+    # ------------------------------------------------------------------ the one outgoing projection
+
+    def frames_for(self, session: Session) -> list[dict[str, Any]]:
+        """Every game-state frame a connection is sent: its seat's view and its unseen events.
+
+        Built only from `view(game, seat)` and `events_for(game, seat, since)` plus public table
+        facts (online flags, bots, countdowns). Spectators get seat None: the public view.
+        """
+        game = self.game
+        if game is None or self.phase == LOBBY:
+            return [self.lobby_frame(session)]
+        seat = session.seat
+        now = self.clock()
+        v = view(game, seat)
+        v["table"] = self.name
+        for entry in v["seats"]:  # type: ignore[attr-defined]
+            slot = self.slots[entry["index"]]
+            entry["online"] = slot.online
+            entry["bot"] = slot.bot is not None
+        for entry in v["waiting"]:  # type: ignore[attr-defined]
+            entry["deadline"] = self._remaining(entry["prompt_id"], now)
+        prompt = v["prompt"]
+        if prompt is not None:
+            prompt["deadline"] = self._remaining(prompt["id"], now)  # type: ignore[index]
+        v["timers"] = dict(self.timers)
+        events = events_for(game, seat, session.since)
+        session.since = len(game.events)
+        chunks = [events[i : i + EVENTS_PER_FRAME] for i in range(0, len(events), EVENTS_PER_FRAME)] or [[]]
+        return [P.update(v, chunk) for chunk in chunks]
+
+    def _remaining(self, prompt_id: Any, now: float) -> float:
+        deadline = self.deadlines.get(int(prompt_id))
+        return 0.0 if deadline is None else round(max(0.0, deadline - now), 3)
+
+    def lobby_frame(self, session: Session) -> dict[str, Any]:
+        return P.lobby(
+            {
+                "name": self.name,
+                "phase": self.phase,
+                "players": self.players,
+                "identities": self.identities,
+                "identity_options": [k for k, c in identity_options(self.players).items() if c[2] == 0],
+                "deck": self.deck,
+                "decks": list(deck_variants()),
+                "characters": False,
+                "password": bool(self.password),
+                "timers": dict(self.timers),
+                "you": session.seat,
+                "host": session.is_host,
+                "seats": [
+                    {
+                        "index": i,
+                        "name": slot.name,
+                        "bot": slot.bot_level,
+                        "online": slot.online,
+                        "ready": slot.ready,
+                    }
+                    for i, slot in enumerate(self.slots)
+                ],
+            }
+        )
+
+    # ------------------------------------------------------------------ joining and leaving
+
+    def _hello(self, conn: FramedConnection, msg: dict[str, Any], reply: asyncio.Future[Session | None]) -> None:
+        token = msg["token"]
+        is_host = token is not None and secrets.compare_digest(token, self.host_token)
+        refused = self._refusal(msg, is_host)
+        if refused is not None:
+            conn.send(refused.to_message())
+            reply.set_result(None)
+            return
+        session = Session(conn, msg["name"], is_host)
+        slot = self._slot_for_token(token) if token is not None else None
+        if slot is not None:
+            self._reclaim(slot, session)
+        elif msg["spectate"] or (is_host and self.phase != LOBBY):
+            log.info("%s: %s joined as a spectator%s", self.name, msg["name"], " (host)" if is_host else "")
+        else:
+            slot = SeatSlot(name=msg["name"], token=self.host_token if is_host else secrets.token_urlsafe(18))
+            slot.session = session
+            self.slots.append(slot)
+            self._reindex()
+            log.info("%s: %s took seat %d", self.name, slot.name, slot.index)
+        session.seat = slot.index if slot is not None else None
+        welcome_token = slot.token if slot is not None and slot.token else (self.host_token if is_host else "-")
+        session.send(P.welcome(session.seat, welcome_token, self.name, is_host))
+        self.sessions.add(session)
+        reply.set_result(session)
+        if self.phase == LOBBY:
+            self._dirty = True
+            if self.auto_start and len(self.slots) == self.players:
+                self._start_game()
+        else:
+            # Reconnect or spectator: the snapshot with the whole log and any open prompt.
+            session.since = 0
+            for frame in self.frames_for(session):
+                session.send(frame)
+            self._dirty = self._dirty or slot is not None
+
+    def _refusal(self, msg: dict[str, Any], is_host: bool) -> P.ProtocolError | None:
+        token = msg["token"]
+        if self.password and not is_host and not (
+            msg["password"] is not None and secrets.compare_digest(msg["password"], self.password)
+        ):
+            return P.ProtocolError(P.AUTH, "wrong or missing table password")
+        if token is not None and not is_host and self._slot_for_token(token) is None:
+            return P.ProtocolError(P.AUTH, "unknown seat token")
+        if token is None and not msg["spectate"] and not is_host:
+            if self.phase != LOBBY:
+                return P.ProtocolError(P.FULL, "the game has started: reconnect with your token or spectate")
+            if len(self.slots) >= self.players:
+                return P.ProtocolError(P.FULL, f"all {self.players} seats are taken")
+        if is_host and not msg["spectate"] and self.phase == LOBBY and self._slot_for_token(token) is None:
+            if len(self.slots) >= self.players:
+                return P.ProtocolError(P.FULL, f"all {self.players} seats are taken")
+        return None
+
+    def _slot_for_token(self, token: str | None) -> SeatSlot | None:
+        if token is None:
+            return None
+        for slot in self.slots:
+            if slot.token is not None and secrets.compare_digest(slot.token, token):
+                return slot
+        return None
+
+    def _reclaim(self, slot: SeatSlot, session: Session) -> None:
+        old = slot.session
+        if old is not None:
+            old.close("replaced by a new connection with this seat's token")
+            self.sessions.discard(old)
+        slot.session = session
+        was_offline = slot.offline_since is not None
+        slot.offline_since = None
+        if slot.bot_level is None and slot.bot is not None:
+            slot.bot = None
+            log.info("%s: seat %d's owner is back; the stand-in bot stops", self.name, slot.index)
+        log.info("%s: %s %s seat %d", self.name, slot.name, "reconnected to" if was_offline else "took over", slot.index)
+
+    def _gone(self, session: Session) -> None:
+        if session not in self.sessions:
+            return
+        self.sessions.discard(session)
+        seat = session.seat
+        if seat is None or seat >= len(self.slots) or self.slots[seat].session is not session:
+            return
+        slot = self.slots[seat]
+        slot.session = None
+        self._dirty = True
+        if self.phase == LOBBY:
+            self.slots.remove(slot)
+            self._reindex()
+            log.info("%s: %s left the lobby", self.name, slot.name)
+            return
+        now = self.clock()
+        slot.offline_since = now
+        log.info("%s: seat %d (%s) went offline", self.name, seat, slot.name)
+        prompt = self.game.prompts.get(seat) if self.game is not None else None
+        if prompt is not None and prompt.id in self.deadlines:
+            self.deadlines[prompt.id] = min(self.deadlines[prompt.id], now + self.offline_timeout)
+
+    def _reindex(self) -> None:
+        for i, slot in enumerate(self.slots):
+            slot.index = i
+            if slot.session is not None:
+                slot.session.seat = i
+
+    # ------------------------------------------------------------------ chat and readiness
+
+    def _chat(self, session: Session, text: str) -> None:
+        if not session.chat_limiter.allow():
+            session.send(P.error(P.RATE_LIMITED, "chat: at most one line a second"))
+            return
+        name = self.slots[session.seat].name if session.seat is not None else session.name
+        line = P.chat(session.seat, name, text)
+        for other in self.sessions:
+            other.send(line)
+
+    def _ready(self, session: Session, ready: bool) -> None:
+        if self.phase != LOBBY or session.seat is None:
+            session.send(P.error(P.BAD_STATE, "readiness only counts in the lobby"))
+            return
+        self.slots[session.seat].ready = ready
+        self._dirty = True
+
+    # ------------------------------------------------------------------ host commands
+
+    def _op(self, session: Session, command: str, args: dict[str, Any]) -> None:
+        if not session.is_host:
+            session.send(P.error(P.NOT_HOST, "only the host may do that"))
+            return
+        try:
+            getattr(self, f"_op_{command}")(args)
+        except OpError as exc:
+            session.send(P.error(exc.code, exc.message))
+            return
+        log.info("%s: host: %s %s", self.name, command, args or "")
+        self._dirty = True
+
+    def _lobby_only(self, what: str) -> None:
+        if self.phase == PLAYING:
+            raise OpError(P.BAD_STATE, f"{what} only before the game starts (or after it ends)")
+
+    def _arg(self, args: dict[str, Any], key: str, kind: type, default: Any = ...) -> Any:
+        value = args.get(key, default)
+        if value is ...:
+            raise OpError(P.BAD_MESSAGE, f"missing argument {key!r}")
+        if type(value) is not kind and not (value is None and default is None):
+            raise OpError(P.BAD_MESSAGE, f"argument {key!r} must be {kind.__name__}")
+        return value
+
+    def _check_config(self, players: int, identities: str, deck: str) -> None:
+        try:
+            GameConfig(players=players, identities=identities, deck=deck).validate()
+        except ConfigError as exc:
+            raise OpError(P.BAD_STATE, str(exc)) from None
+
+    def _op_set_players(self, args: dict[str, Any]) -> None:
+        self._lobby_only("set_players")
+        players = self._arg(args, "players", int)
+        if players < len(self.slots):
+            raise OpError(P.BAD_STATE, f"{len(self.slots)} seats are taken; remove bots or kick first")
+        try:
+            identities = self.identities if self.identities in identity_options(players) else ""
+        except KeyError:
+            raise OpError(P.BAD_STATE, f"no game for {players} players") from None
+        if not identities or identity_options(players)[identities][2]:
+            identities = _first_identities(players)
+        self._check_config(players, identities, self.deck)
+        self.players, self.identities = players, identities
+
+    def _op_set_identities(self, args: dict[str, Any]) -> None:
+        self._lobby_only("set_identities")
+        identities = self._arg(args, "identities", str)
+        self._check_config(self.players, identities, self.deck)
+        self.identities = identities
+
+    def _op_set_deck(self, args: dict[str, Any]) -> None:
+        self._lobby_only("set_deck")
+        deck = self._arg(args, "deck", str)
+        self._check_config(self.players, self.identities, deck)
+        self.deck = deck
+
+    def _op_set_characters(self, args: dict[str, Any]) -> None:
+        if self._arg(args, "characters", bool):
+            raise OpError(P.BAD_STATE, "characters are not implemented yet; games are played without them")
+
+    def _op_set_timers(self, args: dict[str, Any]) -> None:
+        timers = dict(self.timers)
+        for kind, seconds in args.items():
+            if kind not in KINDS:
+                raise OpError(P.BAD_MESSAGE, f"no timer {kind!r}; timers are {', '.join(KINDS)}")
+            timers[kind] = _positive_seconds(seconds, kind)
+        self.timers = timers
+
+    def _op_set_password(self, args: dict[str, Any]) -> None:
+        self.password = self._arg(args, "password", str, None) or None
+
+    def _op_add_bot(self, args: dict[str, Any]) -> None:
+        self._lobby_only("add_bot")
+        level = self._arg(args, "level", str, STANDIN_LEVEL) or STANDIN_LEVEL
+        if level not in LEVELS:
+            raise OpError(P.BAD_MESSAGE, f"no bot level {level!r}; choose one of {', '.join(LEVELS)}")
+        if len(self.slots) >= self.players:
+            raise OpError(P.FULL, f"all {self.players} seats are taken")
+        self.add_bot(level)
+
+    def add_bot(self, level: str = STANDIN_LEVEL) -> None:
+        """Seat a bot in the lobby (the host's `add_bot`, or `--bots K`)."""
+        self._append_bot(level)
+        if self.auto_start and len(self.slots) == self.players and self.phase == LOBBY:
+            self._start_game()
+
+    def _op_remove_bot(self, args: dict[str, Any]) -> None:
+        self._lobby_only("remove_bot")
+        slot = self._seat_arg(args)
+        if slot.bot_level is None:
+            raise OpError(P.BAD_STATE, f"seat {slot.index} is not a bot")
+        self.slots.remove(slot)
+        self._reindex()
+
+    def _seat_arg(self, args: dict[str, Any]) -> SeatSlot:
+        seat = self._arg(args, "seat", int)
+        if not 0 <= seat < len(self.slots):
+            raise OpError(P.BAD_MESSAGE, f"no seat {seat}")
+        return self.slots[seat]
+
+    def _op_kick(self, args: dict[str, Any]) -> None:
+        slot = self._seat_arg(args)
+        if slot.bot_level is not None:
+            raise OpError(P.BAD_STATE, f"seat {slot.index} is a bot; use remove_bot")
+        if slot.session is not None:
+            slot.session.close("kicked by the host")
+            self.sessions.discard(slot.session)
+            slot.session = None
+        if self.phase == LOBBY:
+            self.slots.remove(slot)
+            self._reindex()
+        else:
+            # The token is revoked and a bot plays the seat to the end of the game.
+            slot.token = None
+            slot.bot_level = STANDIN_LEVEL
+            slot.offline_since = None
+            if slot.bot is None and self.game is not None:
+                slot.bot = self._new_bot(STANDIN_LEVEL, slot.index)
+        log.info("%s: kicked %s from seat %d", self.name, slot.name, slot.index)
+
+    def _op_start(self, args: dict[str, Any]) -> None:
+        self._lobby_only("start")
+        self._start_game()
+
+    def _op_end(self, args: dict[str, Any]) -> None:
+        if self.phase != PLAYING:
+            raise OpError(P.BAD_STATE, "no game in progress")
+        if self.journal is not None:
+            self.journal.append({"t": "end", "reason": "ended by the host"}, sync=True)
+            self.journal.close()
+            self.journal = None
+        self.phase = LOBBY
+        self.game = None
+        self.deadlines.clear()
+        self._issued.clear()
+        for slot in list(self.slots):
+            slot.bot = None
+            if slot.session is None and slot.bot_level is None:
+                self.slots.remove(slot)
+        self._reindex()
+        log.info("%s: game ended by the host", self.name)
+
+    # ------------------------------------------------------------------ the game
+
+    def _start_game(self) -> None:
+        while len(self.slots) < self.players:
+            self._append_bot(STANDIN_LEVEL)
+        config = GameConfig(
+            players=self.players,
+            identities=self.identities,
+            deck=self.deck,
+            names=tuple(slot.name for slot in self.slots),
+        )
+        try:
+            config.validate()
+        except ConfigError as exc:
+            raise OpError(P.BAD_STATE, str(exc)) from None
+        seed = self.seed if self.seed is not None else secrets.randbits(62)
+        self.game = Game.new(config, seed)
+        self.phase = PLAYING
+        self.deadlines.clear()
+        self._issued.clear()
+        for slot in self.slots:
+            slot.bot = self._new_bot(slot.bot_level, slot.index) if slot.bot_level is not None else None
+            slot.bot_since = 0
+            slot.offline_since = None if slot.online else self.clock()
+        for session in self.sessions:
+            session.since = 0
+        if self.data_dir is not None:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            path = Path(self.data_dir) / f"{_file_name(self.name)}-{stamp}-{seed % 100000:05d}.journal"
+            self.journal = Journal.create(path, self._start_record(config, seed))
+        log.info("%s: game started: %d players (%s), seed %d", self.name, self.players, self.identities, seed)
+        self._dirty = True
+        self._sync_prompts()
+
+    def _append_bot(self, level: str) -> None:
+        names = {slot.name for slot in self.slots}
+        number = next(n for n in range(1, 100) if f"Bot {n}" not in names)
+        self.slots.append(SeatSlot(name=f"Bot {number}", token=None, bot_level=level, ready=True))
+        self._reindex()
+
+    def _start_record(self, config: GameConfig, seed: int) -> dict[str, Any]:
+        return {
+            "table": self.name,
+            "config": config.to_dict(),
+            "seed": seed,
+            "host_token": self.host_token,
+            "password": self.password,
+            "timers": dict(self.timers),
+            "seats": [{"name": s.name, "token": s.token, "bot": s.bot_level} for s in self.slots],
+        }
+
+    def _new_bot(self, level: str, seat: int) -> Bot:
+        base = self.game.state.seed if self.game is not None else 0
+        return make_bot(level, seat, base * 31 + seat)
+
+    def _human_choice(self, session: Session, msg: dict[str, Any]) -> None:
+        prompt_id, option = msg["prompt_id"], msg["option"]
+        game = self.game
+        if game is None or self.phase != PLAYING:
+            session.send(P.error(P.BAD_STATE, "no game in progress", prompt_id))
+            return
+        seat = session.seat
+        if seat is None:
+            session.send(P.error(P.NOT_YOUR_SEAT, "spectators cannot act", prompt_id))
+            return
+        owner = next((p for p in game.prompts.values() if p.id == prompt_id), None)
+        if owner is not None and owner.seat != seat:
+            session.send(P.error(P.NOT_YOUR_SEAT, f"prompt {prompt_id} belongs to seat {owner.seat}", prompt_id))
+            return
+        try:
+            self._apply(seat, prompt_id, option, "chose")
+        except ChoiceError as exc:
+            session.send(P.error(_CHOICE_ERRORS.get(exc.code, P.BAD_STATE), str(exc), prompt_id))
+
+    def _apply(self, seat: int, prompt_id: int, option: str, how: str) -> None:
+        game = self.game
+        assert game is not None
+        game.choose(seat, prompt_id, option)
+        if self.journal is not None:
+            self.journal.append({"t": "choice", "c": [seat, prompt_id, option]})
+        self._dirty = True
+        log.info("%s: seat %d %s %s (prompt %d)", self.name, seat, how, option, prompt_id)
+        if game.over:
+            self._finish()
+        else:
+            self._sync_prompts()
+
+    def _sync_prompts(self) -> None:
+        """Give each new prompt its deadline; forget closed ones."""
+        game = self.game
+        assert game is not None
+        now = self.clock()
+        live = set()
+        for prompt in game.prompts.values():
+            live.add(prompt.id)
+            if prompt.id not in self.deadlines:
+                deadline = now + self.timers[prompt.kind]
+                slot = self.slots[prompt.seat]
+                if slot.offline_since is not None and slot.bot is None:
+                    deadline = min(deadline, now + self.offline_timeout)
+                self.deadlines[prompt.id] = deadline
+                self._issued[prompt.id] = now
+        for prompt_id in [p for p in self.deadlines if p not in live]:
+            del self.deadlines[prompt_id]
+            del self._issued[prompt_id]
+
+    def _due(self, now: float) -> tuple[list[Prompt], list[Prompt], list[SeatSlot]]:
+        """(expired prompts, bot prompts whose delay has passed, seats due a stand-in)."""
+        game = self.game
+        if game is None or self.phase != PLAYING:
+            return [], [], []
+        expired, bot_moves = [], []
+        for prompt in game.prompts.values():
+            if self.deadlines[prompt.id] <= now:
+                expired.append(prompt)
+            elif self.slots[prompt.seat].bot is not None and self._issued[prompt.id] + self.bot_delay <= now:
+                bot_moves.append(prompt)
+        standins = [
+            slot for slot in self.slots
+            if slot.offline_since is not None and slot.bot is None and slot.offline_since + self.standin_grace <= now
+        ]
+        return expired, bot_moves, standins
+
+    def _next_wake(self) -> float | None:
+        game = self.game
+        if game is None or self.phase != PLAYING:
+            return None
+        times = list(self.deadlines.values())
+        for prompt in game.prompts.values():
+            if self.slots[prompt.seat].bot is not None:
+                times.append(self._issued[prompt.id] + self.bot_delay)
+        times += [s.offline_since + self.standin_grace for s in self.slots if s.offline_since is not None and s.bot is None]
+        return min(times, default=None)
+
+    def _run_clock(self) -> None:
+        """Apply whatever is due: defaults on expiry, bot moves, stand-ins for dropped seats."""
+        for _ in range(MOVES_PER_STEP):
+            game = self.game
+            if game is None or self.phase != PLAYING:
+                return
+            now = self.clock()
+            expired, bot_moves, standins = self._due(now)
+            for slot in standins:
+                slot.bot = self._new_bot(STANDIN_LEVEL, slot.index)
+                slot.bot_since = 0
+                self._dirty = True
+                log.info("%s: a bot plays seat %d (%s) until its owner returns", self.name, slot.index, slot.name)
+            if not expired and not bot_moves:
+                return
+            if expired:
+                prompt = min(expired, key=lambda p: game.priority_key(p.seat))
+                self.timeouts += 1
+                self.max_lateness = max(self.max_lateness, now - self.deadlines[prompt.id])
+                log.info("%s: seat %d timed out on %s", self.name, prompt.seat, prompt.kind)
+                self._apply(prompt.seat, prompt.id, prompt.default, "timed out: default")
+            else:
+                prompt = min(bot_moves, key=lambda p: game.priority_key(p.seat))
+                self._bot_move(self.slots[prompt.seat], prompt)
+        # More is due: come straight back after letting other tasks run.
+        self._wake.set()
+
+    def _bot_move(self, slot: SeatSlot, prompt: Prompt) -> None:
+        game = self.game
+        assert game is not None and slot.bot is not None
+        slot.bot.observe(events_for(game, slot.index, slot.bot_since))
+        slot.bot_since = len(game.events)
+        try:
+            option = slot.bot.decide(view(game, slot.index))
+        except Exception:
+            log.exception("%s: bot of seat %d failed; taking the default", self.name, slot.index)
+            option = prompt.default
+        if prompt.find(option) is None:
+            option = prompt.default
+        self._apply(slot.index, prompt.id, option, "bot:")
+
+    def _finish(self) -> None:
+        game = self.game
+        assert game is not None
+        self.phase = OVER
+        self.deadlines.clear()
+        self._issued.clear()
+        self.games_finished += 1
+        s = game.state
+        log.info("%s: game over: winners %s (%s)", self.name, list(s.winners), s.win_reason)
+        if self.journal is None:
+            return
+        self.journal.append({"t": "end", "winners": list(s.winners), "reason": s.win_reason}, sync=True)
+        self.journal.close()
+        path = self.journal.path
+        self.journal = None
+        with open(path.with_suffix(".record"), "wb") as handle:
+            handle.write(pack_record(game.record()))
+        public = {"players": s.config.players, "identities": s.config.identities, "deck": s.config.deck}
+        for seat in [*range(len(self.slots)), None]:
+            label = "public" if seat is None else f"seat{seat}"
+            write_replay(
+                path.with_suffix(f".{label}{REPLAY_SUFFIX}"),
+                {"table": self.name, "seat": seat, "config": public,
+                 "events": events_for(game, seat, 0), "final": view(game, seat)},
+            )
+
+    # ------------------------------------------------------------------ resume after a crash
+
+    @classmethod
+    def resume(cls, path: Path, **options: Any) -> Table:
+        """Rebuild a table from its journal: same config, seed and choices, hence the same state.
+
+        Seats keep their tokens, so players reconnect as before; until they do they count as
+        offline (short deadlines, then a stand-in bot).
+        """
+        contents = read_journal(path)
+        start = contents.start
+        config = GameConfig.from_dict(start["config"])
+        table = cls(
+            start["table"],
+            players=config.players,
+            identities=config.identities,
+            deck=config.deck,
+            password=start.get("password"),
+            timers=start.get("timers"),
+            host_token=start["host_token"],
+            **options,
+        )
+        table.slots = [SeatSlot(name=s["name"], token=s["token"], bot_level=s["bot"]) for s in start["seats"]]
+        table._reindex()
+        game = Game.new(config, int(start["seed"]))
+        for seat, prompt_id, option in contents.choices:
+            try:
+                game.choose(seat, prompt_id, option)
+            except ChoiceError as exc:
+                raise JournalError(f"{path}: choice {seat, prompt_id, option} does not replay: {exc}") from None
+        table.game = game
+        now = table.clock()
+        for slot in table.slots:
+            slot.bot = table._new_bot(slot.bot_level, slot.index) if slot.bot_level is not None else None
+            slot.offline_since = None if slot.bot_level is not None else now
+        if game.over or contents.end is not None:
+            table.phase = OVER if game.over else LOBBY
+            if table.phase == LOBBY:
+                table.game = None
+        else:
+            table.phase = PLAYING
+            table.journal = Journal.reopen(path, contents.valid_bytes)
+            table._sync_prompts()
+        log.info(
+            "%s: resumed from %s: %d choices, state hash %s", table.name, path.name, len(contents.choices),
+            game.state_hash(),
+        )
+        return table
+
+
+def _first_identities(players: int) -> str:
+    for name, counts in identity_options(players).items():
+        if counts[2] == 0:
+            return name
+    return next(iter(identity_options(players)))
+
+
+def _file_name(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name)[:40] or "table"

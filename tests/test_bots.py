@@ -1,0 +1,242 @@
+"""Bots decide from a seat's view only, never pick an illegal option, and the levels are ordered."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import random
+from pathlib import Path
+
+import pytest
+
+from bots import LEVELS, make_bot
+from bots.beliefs import Beliefs
+from engine import Game, GameConfig, IllegalOption, events_for, view
+
+BOTS = Path(__file__).resolve().parent.parent / "bots"
+FORBIDDEN_MODULES = ("engine.game", "engine.state", "engine.functions", "engine.view", "engine.selfplay")
+FORBIDDEN_NAMES = {"game", "state", "functions", "view", "selfplay", "Game", "Setup", "events_for"}
+
+
+def imports_of(path: Path) -> list[str]:
+    """Every module (and `module.name` for from-imports) a source file imports."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.extend(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append(node.module)
+            found.extend(f"{node.module}.{a.name}" for a in node.names)
+    return found
+
+
+def test_bot_modules_cannot_reach_the_game_state() -> None:
+    modules = sorted(BOTS.glob("*.py"))
+    assert {p.stem for p in modules} >= {"__init__", "beliefs", "basic", "normal", "random_bot"}
+    for path in modules:
+        for name in imports_of(path):
+            assert not name.startswith(FORBIDDEN_MODULES), f"{path.name} imports {name}"
+            head, _, last = name.rpartition(".")
+            assert not (head == "engine" and last in FORBIDDEN_NAMES), f"{path.name} imports {name}"
+
+
+def test_the_import_check_catches_a_forbidden_import(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from engine import Game\nimport engine.state\n", encoding="utf-8")
+    assert imports_of(bad) == ["engine", "engine.Game", "engine.state"]
+
+
+def test_levels_are_registered() -> None:
+    assert list(LEVELS) == ["random", "basic", "normal"]
+    for level in LEVELS:
+        assert make_bot(level, 2, 7).level == level
+    with pytest.raises(ValueError):
+        make_bot("cheater", 0, 0)
+
+
+# ---------------------------------------------------------------------- driving games
+
+
+def drive(config: GameConfig, seed: int, levels: list[str], on_decision=None) -> Game:
+    """Play one game; each seat's bot sees its projected events and its view, nothing else.
+
+    The engine raises IllegalOption (and the test fails) if a bot ever picks an option it was not offered.
+    A prompt with a single option is answered without asking (no bot can get it wrong, and skipping the
+    view halves the cost); the bot still receives those events before its next decision.
+    """
+    game = Game.new(config, seed)
+    bots = [make_bot(levels[s], s, seed * 16 + s) for s in range(config.players)]
+    seen = [0] * config.players
+    order = random.Random(seed)
+    while not game.over:
+        prompts = sorted(game.pending(), key=lambda p: p.seat)
+        prompt = prompts[order.randrange(len(prompts))]
+        seat = prompt.seat
+        if len(prompt.options) == 1:
+            game.choose(seat, prompt.id, prompt.options[0].id)
+            continue
+        bots[seat].observe(events_for(game, seat, seen[seat]))
+        seen[seat] = len(game.events)
+        seat_view = view(game, seat)
+        if on_decision is not None:
+            on_decision(game, bots[seat], seat_view)
+        game.choose(seat, prompt.id, bots[seat].decide(seat_view))
+        assert game.state.decisions < 5000, f"seed {seed}: the game does not end"
+    return game
+
+
+MIXES = [["normal", "basic", "random"], ["basic", "random"], ["normal", "normal", "basic"], ["normal", "random"]]
+LEGALITY_GAMES = {(4, "novice"): 1100, (6, "3v3"): 700}  # plus 200 in the arena test: 2,000
+CHUNKS = 4
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize(("players", "identities"), list(LEGALITY_GAMES))
+def test_bots_never_pick_an_illegal_option(players: int, identities: str, chunk: int) -> None:
+    """Every level, mixed at one table, in 4 novice and 6 3v3 games."""
+    config = GameConfig(players=players, identities=identities)
+    per_chunk = LEGALITY_GAMES[(players, identities)] // CHUNKS
+    for seed in range(chunk * per_chunk, (chunk + 1) * per_chunk):
+        mix = MIXES[seed % len(MIXES)]
+        game = drive(config, 10_000 + seed, [mix[(s + seed) % len(mix)] for s in range(players)])
+        assert game.over and game.state.winners
+
+
+def test_the_count_of_legality_games_is_at_least_two_thousand() -> None:
+    arena = 200
+    assert sum(n // CHUNKS * CHUNKS for n in LEGALITY_GAMES.values()) + arena >= 2000
+
+
+def test_an_illegal_choice_would_be_caught() -> None:
+    game = Game.new(GameConfig(players=4, identities="novice"), 1)
+    prompt = game.pending()[0]
+    with pytest.raises(IllegalOption):
+        game.choose(prompt.seat, prompt.id, "send:999")
+
+
+# ---------------------------------------------------------------------- hidden information
+
+
+def hide_differently(game: Game, seat: int, rng: random.Random) -> Game:
+    """A copy of the game that differs only in what `seat` cannot see.
+
+    Other seats' hands and the pile are dealt again from the same cards (sizes kept), unrevealed
+    identities of other seats are permuted, and a face-down message the seat has not seen is
+    exchanged for another card.
+    """
+    other = copy.deepcopy(game)
+    s = other.state
+    hidden_hands = [p for p in s.seats if p.index != seat]
+    pool = [c for p in hidden_hands for c in p.hand] + s.pile
+    m = s.message
+    swap_message = m is not None and not m.face_up and seat not in m.seen_by
+    if swap_message:
+        assert m is not None
+        pool.append(m.card)
+    rng.shuffle(pool)
+    for p in hidden_hands:
+        p.hand = [pool.pop() for _ in p.hand]
+    if swap_message:
+        assert m is not None
+        m.card = pool.pop()
+    s.pile = pool
+    secret = [p for p in s.seats if p.index != seat and not p.revealed]
+    identities = [p.identity for p in secret]
+    rng.shuffle(identities)
+    for p, identity in zip(secret, identities, strict=True):
+        p.identity = identity
+    return other
+
+
+def test_a_bot_decides_the_same_whatever_is_hidden() -> None:
+    """Change everything the seat cannot see: its view stays byte-identical and so does every decision."""
+    rng = random.Random(5)
+    checked = {"basic": 0, "normal": 0}
+    changed = [0]
+    calls = [0]
+
+    def compare(game: Game, bot, seat_view: dict) -> None:
+        calls[0] += 1
+        if bot.level not in checked or calls[0] % 4:
+            return
+        seat = bot.seat
+        other = hide_differently(game, seat, rng)
+        changed[0] += other.state_hash() != game.state_hash()
+        assert view(other, seat) == seat_view
+        first, second = copy.deepcopy(bot), copy.deepcopy(bot)
+        assert first.decide(seat_view) == second.decide(view(other, seat))
+        checked[bot.level] += 1
+
+    for seed in range(8):
+        players, identities = ((6, "3v3"), (4, "novice"))[seed % 2]
+        drive(GameConfig(players=players, identities=identities), 500 + seed,
+              [("normal", "basic")[s % 2] for s in range(players)], compare)
+    assert min(checked.values()) > 100
+    assert changed[0] > 0.9 * sum(checked.values())
+
+
+def test_a_bot_is_deterministic_given_its_seed_and_inputs() -> None:
+    config = GameConfig(players=6, identities="3v3")
+    levels = ["normal", "basic", "random"] * 2
+    first = drive(config, 77, levels)
+    second = drive(config, 77, levels)
+    assert first.choices == second.choices
+
+
+# ---------------------------------------------------------------------- beliefs
+
+
+def test_beliefs_follow_a_face_up_acceptance_and_a_probe() -> None:
+    b = Beliefs(0, 6, {"military": 3, "latent": 3, "neutral": 0}, "latent")
+    assert b.ally(3) == pytest.approx(0.4)
+    b.observe([
+        {"kind": "turn_start", "seat": 2},
+        {"kind": "sent", "seat": 2, "method": "文本", "target": None, "card": {"colour": "red"}},
+        {"kind": "received", "seat": 3, "card": {"colour": "red"}, "by": 2},
+    ])
+    assert b.ally(3) > 0.6
+    b.observe([
+        {"kind": "turn_start", "seat": 0},
+        {"kind": "played", "seat": 0, "target": 4, "card": {"function": "试探", "probe": {"identity": "military"}}},
+        {"kind": "resolved", "seat": 0, "target": 4, "card": {"function": "试探"}},
+        {"kind": "probe_answer", "seat": 4, "answer": "draw"},
+    ])
+    assert b.enemy(4) > 0.99
+    b.observe([{"kind": "died", "seat": 5, "identity": "latent"}])
+    assert b.ally(5) == 1.0
+    assert sum(b.ally(s) for s in range(1, 6)) == pytest.approx(2.0)
+
+
+def test_beliefs_ignore_another_seats_probe() -> None:
+    """Only the seat that played a 试探 knows what it asked; a bystander learns nothing from the answer."""
+    b = Beliefs(1, 4, {"military": 2, "latent": 2, "neutral": 0}, "military")
+    before = b.ally(3)
+    b.observe([
+        {"kind": "played", "seat": 0, "target": 3, "card": {"function": "试探"}},
+        {"kind": "resolved", "seat": 0, "target": 3, "card": {"function": "试探"}},
+        {"kind": "probe_answer", "seat": 3, "answer": "say", "line": "我是一个好人"},
+    ])
+    assert b.ally(3) == pytest.approx(before)
+
+
+# ---------------------------------------------------------------------- strength
+
+
+def faction_games(config: GameConfig, first: str, second: str, games: int, seed0: int) -> dict[str, int]:
+    """Each faction gets each level in alternate games; returns wins per level."""
+    wins = dict.fromkeys((first, second, "none"), 0)
+    for k in range(games):
+        seed = seed0 + k
+        identities = [p.identity for p in Game.new(config, seed).state.seats]
+        latent, military = (first, second) if k % 2 == 0 else (second, first)
+        levels = [latent if i == "latent" else military for i in identities]
+        game = drive(config, seed, levels)
+        winners = game.state.winners
+        wins[levels[winners[0]] if winners else "none"] += 1
+    return wins
+
+
+def test_normal_beats_random_in_3v3() -> None:
+    wins = faction_games(GameConfig(players=6, identities="3v3"), "normal", "random", 200, 20_000)
+    assert wins["normal"] >= 160, wins  # measured about 97%; 80% leaves room for chance

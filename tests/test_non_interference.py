@@ -1,0 +1,151 @@
+"""Hidden information stays hidden: what seat s is shown depends only on what s may know.
+
+Over reachable states (random seeds, random numbers of random steps) every secret of the others is
+scrambled — hands, pile, face-down discard, removed cards, unrevealed identities, the RNG, the secret
+parts of events s did not see — and the bytes sent to s must not change.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+from collections.abc import Iterator
+
+import msgpack
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import Game, GameConfig, events_for, playable_configs, view
+
+CONFIGS = playable_configs(False)
+
+
+def reach(config_index: int, seed: int, steps: int) -> Game:
+    """A state reached by `steps` uniformly random choices (or the end, if sooner)."""
+    players, identities = CONFIGS[config_index]
+    game = Game.new(GameConfig(players=players, identities=identities), seed)
+    rng = random.Random(seed ^ 0x5EED)
+    for _ in range(steps):
+        if game.over:
+            break
+        prompts = sorted(game.pending(), key=lambda p: p.seat)
+        prompt = rng.choice(prompts)
+        option = prompt.default if rng.random() < 0.5 else rng.choice(prompt.options).id
+        game.choose(prompt.seat, prompt.id, option)
+    return game
+
+
+def sent_to(game: Game, seat: int | None) -> tuple[bytes, bytes]:
+    return msgpack.packb(view(game, seat)), msgpack.packb(events_for(game, seat))
+
+
+def hidden_places(game: Game, seat: int | None) -> list[list[int]]:
+    """Every list of card ids `seat` cannot see into."""
+    s = game.state
+    places = [s.pile, s.removed]
+    if not s.config.discard_face_up:
+        places.append(s.discard)
+    places.extend(p.hand for p in s.seats if p.index != seat)
+    return places
+
+
+def scramble(game: Game, seat: int | None, rng: random.Random) -> Game:
+    """A copy of the game that differs from it in everything `seat` cannot see."""
+    other = copy.deepcopy(game)
+    s = other.state
+    places = hidden_places(other, seat)
+    cards = [c for place in places for c in place]
+    rng.shuffle(cards)
+    it = iter(cards)
+    for place in places:
+        place[:] = [next(it) for _ in place]
+    unrevealed = [p for p in s.seats if p.index != seat and not p.revealed]
+    identities = [p.identity for p in unrevealed]
+    rng.shuffle(identities)
+    for p, identity in zip(unrevealed, identities, strict=True):
+        p.identity = identity
+    s.rng = random.Random(rng.random())
+    other.events = [
+        dataclasses.replace(e, secret={k: ("scrambled", rng.random()) for k in e.secret})
+        if e.secret and (seat is None or seat not in e.seen_by) else e
+        for e in other.events
+    ]
+    return other
+
+
+def observers(game: Game) -> Iterator[int | None]:
+    yield None
+    yield from range(game.n())
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config_index=st.integers(0, len(CONFIGS) - 1), seed=st.integers(0, 2**32),
+       steps=st.integers(0, 400), scramble_seed=st.integers(0, 2**32))
+def test_what_a_seat_cannot_see_does_not_change_what_it_is_sent(
+        config_index: int, seed: int, steps: int, scramble_seed: int) -> None:
+    game = reach(config_index, seed, steps)
+    rng = random.Random(scramble_seed)
+    for seat in observers(game):
+        before = sent_to(game, seat)
+        after = sent_to(scramble(game, seat, rng), seat)
+        assert after[0] == before[0], f"view of seat {seat} leaks"
+        assert after[1] == before[1], f"event log of seat {seat} leaks"
+
+
+def card_ids(value: object) -> Iterator[int]:
+    """Every card id in a projected structure (a card face is a map with 'id' and 'function')."""
+    if isinstance(value, dict):
+        if "id" in value and "function" in value:
+            yield int(value["id"])
+        for v in value.values():
+            yield from card_ids(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from card_ids(v)
+
+
+def test_a_face_down_message_in_transit_shows_no_card_id_to_seats_that_have_not_seen_it() -> None:
+    checked = 0
+    for seed in range(60):
+        players, identities = CONFIGS[seed % len(CONFIGS)]
+        game = Game.new(GameConfig(players=players, identities=identities), seed)
+        rng = random.Random(seed)
+        sent_at = 0
+        while not game.over:
+            m = game.state.message
+            if m is not None and not m.face_up:
+                for seat in observers(game):
+                    if seat is not None and seat in m.seen_by:
+                        continue
+                    v = view(game, seat)
+                    assert v["message"] is not None and v["message"]["card"] is None  # type: ignore[index]
+                    assert m.card not in set(card_ids(v))
+                    assert m.card not in set(card_ids(events_for(game, seat, sent_at)))
+                    checked += 1
+            elif m is None:
+                sent_at = len(game.events)
+            prompt = rng.choice(sorted(game.pending(), key=lambda p: p.seat))
+            game.choose(prompt.seat, prompt.id, rng.choice(prompt.options).id)
+    assert checked > 1000
+
+
+def test_a_spectator_sees_no_hand_and_no_unrevealed_identity() -> None:
+    for seed in range(40):
+        players, identities = CONFIGS[seed % len(CONFIGS)]
+        game = Game.new(GameConfig(players=players, identities=identities), seed)
+        rng = random.Random(seed)
+        while True:
+            v = view(game, None)
+            assert v["hand"] == [] and v["identity"] is None and v["prompt"] is None
+            for seat, shown in zip(game.state.seats, v["seats"], strict=True):  # type: ignore[call-overload]
+                assert shown["identity"] == (seat.identity if seat.revealed else None)
+            hands = {c for p in game.state.seats for c in p.hand}
+            assert not hands & set(card_ids(v))
+            if game.over:
+                break
+            prompt = rng.choice(sorted(game.pending(), key=lambda p: p.seat))
+            game.choose(prompt.seat, prompt.id, rng.choice(prompt.options).id)
+        for event in events_for(game, None):
+            if event["kind"] in ("dealt", "drew", "identity"):
+                assert set(event) <= {"seq", "kind", "seat", "count"}

@@ -1,0 +1,93 @@
+"""Random-play fuzzing: thousands of whole games, every invariant checked after every step.
+
+Together the tests below play 2,000 random games spread over every configuration that is playable
+without characters, plus games where every seat always takes the default (everyone times out).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bots import make_bot
+from engine import Game, GameConfig, invariants, playable_configs
+from engine.selfplay import GameTooLong, play
+
+CONFIGS = playable_configs(False)
+TOTAL_GAMES = 2_000
+CHUNKS = 8
+PER_CHUNK = TOTAL_GAMES // (CHUNKS * len(CONFIGS))
+
+
+def random_bots(seed: int, players: int):  # type: ignore[no-untyped-def]
+    bots = [make_bot("random", seat, seed * 16 + seat) for seat in range(players)]
+    return lambda seat, view: bots[seat].decide(view)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize(("players", "identities"), CONFIGS)
+def test_random_games_keep_every_invariant(players: int, identities: str, chunk: int) -> None:
+    config = GameConfig(players=players, identities=identities)
+    reasons = set()
+    for seed in range(chunk * PER_CHUNK, (chunk + 1) * PER_CHUNK):
+        game = play(config, seed, random_bots(seed, players))
+        assert game.over
+        assert game.state.winners or game.state.win_reason == "nobody_left"
+        reasons.add(game.state.win_reason)
+    assert "faction" in reasons
+
+
+def test_the_count_of_games_is_at_least_two_thousand() -> None:
+    assert PER_CHUNK * CHUNKS * len(CONFIGS) >= TOTAL_GAMES
+
+
+@pytest.mark.parametrize(("players", "identities"), CONFIGS)
+def test_games_where_everyone_times_out_end(players: int, identities: str) -> None:
+    config = GameConfig(players=players, identities=identities)
+    for seed in range(15):
+        game = play(config, seed, lambda seat, view: str(view["prompt"]["default"]))
+        assert game.over
+
+
+def test_invariants_catch_a_lost_card() -> None:
+    game = Game.new(GameConfig(players=4, identities="novice"), 1)
+    assert invariants.check(game) == []
+    card = game.state.seats[0].hand.pop()
+    assert any("missing" in p for p in invariants.check(game))
+    game.state.seats[1].hand.append(card)
+    assert invariants.check(game) == []
+    game.state.discard.append(card)
+    assert any(f"card {card} is in 2 places" in p for p in invariants.check(game))
+
+
+def test_invariants_catch_a_soft_lock_and_a_false_winner() -> None:
+    game = Game.new(GameConfig(players=4, identities="novice"), 2)
+    game.prompts.clear()
+    assert any("stuck" in p for p in invariants.check(game))
+    game = Game.new(GameConfig(players=4, identities="novice"), 2)
+    game.state.winners = [0]
+    assert any("winners are set" in p for p in invariants.check(game))
+
+
+def test_invariants_catch_a_wrong_faction_win() -> None:
+    game = play(GameConfig(players=6, identities="3v3"), 4, random_bots(4, 6))
+    s = game.state
+    assert invariants.check(game) == []
+    if s.win_reason == "faction":
+        s.winners = [w for w in range(6) if w not in s.winners]
+    else:
+        s.winners = [(s.winners[0] + 1) % 6]
+    assert invariants.check(game) != []
+
+
+def test_a_random_bot_game_is_reproducible() -> None:
+    config = GameConfig(players=6, identities="3v3")
+    a = play(config, 11, random_bots(11, 6))
+    b = play(config, 11, random_bots(11, 6))
+    assert a.record() == b.record()
+    assert a.state_hash() == b.state_hash()
+
+
+def test_the_bound_on_game_length_is_enforced() -> None:
+    with pytest.raises(GameTooLong):
+        play(GameConfig(players=4, identities="novice"), 3, random_bots(3, 4), max_decisions=20)

@@ -1,0 +1,61 @@
+"""A whole game against bots, played to its end with keys only, at 80×24, over real TCP.
+
+The app and the server (`fengsheng play`'s `start_local_table`) share one event loop; the app is
+an ordinary client on 127.0.0.1. The test reads the screen state only to decide which key a
+player would press; every action goes through `pilot.press`.
+"""
+
+from __future__ import annotations
+
+from fengsheng_tui.app import FengshengApp
+from fengsheng_tui.local_game import LocalTable
+from fengsheng_tui.screens.game_over import GameOverScreen
+from fengsheng_tui.session import NetSession
+
+from .screen_text import screen_text
+
+PASSING = ("pass", "end", "decline")
+
+
+def keys_for(app: FengshengApp) -> list[str]:
+    """What a player would type for the open prompt: use a card now and then, else pass/accept."""
+    prompt = app.state.prompt
+    table = app.table_screen()
+    if prompt is None or table is None or table.chooser.sent_for == prompt["id"]:
+        return []
+    hand = [c["id"] for c in app.state.hand]
+    usable = [hand.index(o["card"]) + 1 for o in prompt["options"] if o.get("card") in hand]
+    kind = prompt["kind"]
+    if kind == "receive":
+        return ["enter"] if prompt["id"] % 2 else ["space"]
+    if kind in ("send", "probe_discard"):
+        return [str(usable[0]), "right", "enter"]
+    if usable and prompt["id"] % 3 == 0:
+        return [str(usable[0]), "enter"]
+    return ["space"]
+
+
+async def test_whole_game_with_keys_only(table: LocalTable) -> None:
+    session = NetSession("127.0.0.1", table.port, "Me", token=table.host_token)
+    app = FengshengApp(session, lang="en", keymap={}, replay_dir=table.replay_dir)
+    pressed = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(3000):
+            await pilot.pause(0.01)
+            if isinstance(app.screen, GameOverScreen):
+                break
+            for key in keys_for(app):
+                await pilot.press(key)
+                pressed += 1
+        assert isinstance(app.screen, GameOverScreen), "the game did not end"
+        text = screen_text(app)
+        assert "Game over" in text and "Winners:" in text
+        winners = app.state.view["winners"] if app.state.view else None
+        assert winners == table.table.game.state.winners
+        for seat in app.state.seats:  # every identity revealed on the game-over screen
+            assert seat["identity"] is not None
+        assert "Replay saved:" in text and ".seat3.replay" in text
+        assert pressed > 5
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0

@@ -1,0 +1,130 @@
+"""SVG snapshots of every screen at 80×24 and 120×40, from deterministic states.
+
+States come from real engine games with fixed seeds (tests/tui/states.py); countdowns are frozen
+by a constant clock. Baselines live in __snapshots__/ (regenerate with --snapshot-update).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from engine import events_for, view
+from fengsheng_tui.app import FengshengApp
+from fengsheng_tui.screens.lobby import LobbyScreen
+
+from .states import ScriptedSession, play_until, update, welcome
+
+SIZES = [(80, 24), (120, 40)]
+
+
+def frozen() -> float:
+    return 1000.0
+
+
+def table_app(messages: list[dict[str, Any]], lang: str = "zh") -> FengshengApp:
+    return FengshengApp(ScriptedSession(messages), lang=lang, clock=frozen, keymap={})  # type: ignore[arg-type]
+
+
+def mid_game() -> list[dict[str, Any]]:
+    """Seat 0 in a response window with a message travelling and a card on the stack."""
+    game = play_until(5, lambda g: bool(g.state.stack) and g.state.message is not None
+                      and 0 in g.prompts and g.state.turn > 1)
+    assert not game.over
+    return [welcome(0), update(game, 0)]
+
+
+def own_play_phase() -> list[dict[str, Any]]:
+    game = play_until(4, lambda g: g.state.current == 0 and g.state.node == "play" and g.state.turn > 4)
+    return [welcome(0), update(game, 0)]
+
+
+async def settle(pilot: Pilot[Any], *keys: str) -> None:
+    await pilot.pause()
+    for key in keys:
+        await pilot.press(key)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_response_window(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(table_app(mid_game()), terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_choosing_a_target_en(snap_compare: Any, size: tuple[int, int]) -> None:
+    messages = own_play_phase()
+    prompt = messages[1]["view"]["prompt"]
+    hand = [c["id"] for c in messages[1]["view"]["hand"]]
+    digit = str(next(hand.index(o["card"]) + 1 for o in prompt["options"] if o.get("target_seat") is not None))
+
+    async def pick(pilot: Pilot[Any]) -> None:
+        await settle(pilot, digit, "right")
+
+    assert snap_compare(table_app(messages, "en"), terminal_size=size, run_before=pick)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_game_over(snap_compare: Any, size: tuple[int, int]) -> None:
+    game = play_until(3, lambda g: False)
+    assert game.over
+    assert snap_compare(table_app([welcome(1), update(game, 1)]), terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_help(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(table_app(mid_game()), terminal_size=size,
+                        run_before=lambda pilot: settle(pilot, "question_mark"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_settings(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(table_app(mid_game()), terminal_size=size, run_before=lambda pilot: settle(pilot, "o"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_confirm_quit(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(table_app(mid_game()), terminal_size=size, run_before=lambda pilot: settle(pilot, "q"))
+
+
+LOBBY_TABLE = {
+    "name": "老王的桌", "phase": "lobby", "players": 4, "identities": "novice",
+    "identity_options": ["novice"], "deck": "resolved", "decks": ["resolved"], "characters": False,
+    "password": False, "timers": {"play": 30.0, "send": 20.0, "response": 10.0, "receive": 10.0},
+    "you": 0, "host": True,
+    "seats": [
+        {"index": 0, "name": "老王", "bot": None, "online": True, "ready": True},
+        {"index": 1, "name": "Alice", "bot": None, "online": True, "ready": False},
+        {"index": 2, "name": "Bot 1", "bot": "normal", "online": True, "ready": True},
+    ],
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_lobby(snap_compare: Any, size: tuple[int, int]) -> None:
+    app = table_app([welcome(0), {"type": "lobby", "table": LOBBY_TABLE}])
+    assert snap_compare(app, terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_lan_lobby(snap_compare: Any, size: tuple[int, int], tmp_path: Any) -> None:
+    from fengsheng_tui.recent import remember
+
+    remember("192.168.1.20", 7531)
+    app = FengshengApp(lang="zh", interfaces=[], keymap={}, clock=frozen)
+
+    async def check(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        assert isinstance(app.screen, LobbyScreen)
+
+    assert snap_compare(app, terminal_size=size, run_before=check)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_replay(snap_compare: Any, size: tuple[int, int]) -> None:
+    game = play_until(3, lambda g: False)
+    replay = {"seat": 2, "table": "snap", "events": events_for(game, 2, 0), "final": view(game, 2)}
+    app = FengshengApp(lang="zh", replay=replay, keymap={}, clock=frozen)
+    assert snap_compare(app, terminal_size=size, run_before=lambda pilot: settle(pilot, *["right"] * 30))
