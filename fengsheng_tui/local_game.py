@@ -6,19 +6,12 @@ player is an ordinary client over TCP on loopback: the UI has no privileged view
 
 from __future__ import annotations
 
-import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 DEFAULT_BOT_LEVEL = "normal"
-
-
-def data_dir() -> Path:
-    """Where journals and per-seat replays go (XDG data directory)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "fengsheng" / "games"
 
 
 def playable_player_counts() -> list[int]:

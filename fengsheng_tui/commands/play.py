@@ -40,13 +40,14 @@ def run(args: argparse.Namespace) -> int:
 
 async def play(args: argparse.Namespace) -> int:
     from fengsheng_tui.app import FengshengApp
-    from fengsheng_tui.local_game import DEFAULT_BOT_LEVEL, data_dir, start_local_table
+    from fengsheng_tui.commands.host import default_data_dir
+    from fengsheng_tui.local_game import DEFAULT_BOT_LEVEL, start_local_table
     from fengsheng_tui.session import NetSession
 
     name = args.name or ("玩家" if args.lang == "zh" else "Player")
     try:
         local = await start_local_table(args.players, lan=args.lan, seed=args.seed,
-                                        bot_level=args.bots or DEFAULT_BOT_LEVEL, replay_dir=data_dir())
+                                        bot_level=args.bots or DEFAULT_BOT_LEVEL, replay_dir=default_data_dir())
     except (ValueError, OSError) as exc:
         print(f"fengsheng play: {exc}", file=sys.stderr)
         return 2
