@@ -42,6 +42,7 @@ class GameConfig:
     dead_share_win: bool = True  # RULES.md §8.3 [DECISION]
     discard_face_up: bool = False  # RULES.md §4 [DECISION]: face-down by default
     names: tuple[str, ...] = field(default=())
+    character_choices: int = 3  # characters dealt to each seat to pick from (RULES.md §3.2; option 2)
 
     def identity_counts(self) -> tuple[int, int, int]:
         return identity_options(self.players)[self.identities]
@@ -57,6 +58,8 @@ class GameConfig:
             )
         if self.deck not in deck_variants():
             raise ConfigError(f"unknown deck {self.deck!r}; choose one of {', '.join(deck_variants())}")
+        if self.character_choices not in (2, 3):
+            raise ConfigError("character_choices must be 2 or 3")
         if self.probe_draw not in (1, 2):
             raise ConfigError("probe_draw must be 1 or 2")
         neutral = self.identity_counts()[2]

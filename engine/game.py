@@ -12,9 +12,11 @@ import json
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from . import characters
 from . import prompts as P
-from .cards import BLACK, DIRECT, SEE_THROUGH, TEXT, Card, build_deck
+from .cards import BLACK, DIRECT, PROBE, SEE_THROUGH, TEXT, Card, build_deck
 from .config import FACTION_COLOUR, IDENTITIES, GameConfig
 from .events import Event
 from .functions import OWN_PLAY, RULES
@@ -22,10 +24,10 @@ from .prompts import ChoiceError, GameIsOver, IllegalOption, NoPrompt, Option, P
 from .state import (
     AFTER_ARRIVE,
     AFTER_TRANSMIT,
+    CHARACTER_PICK,
     DRAW,
     GAME_OVER,
     PLAY,
-    PROBE_ANSWER,
     RECEIVE,
     SEND,
     STEP_ARRIVE,
@@ -39,8 +41,10 @@ from .state import (
     Message,
     Seat,
     StackItem,
+    Step,
     Window,
 )
+from .steps import CONTINUATIONS, STEPS
 
 HAND_SIZE = 3
 DRAW_COUNT = 2
@@ -61,6 +65,7 @@ class Setup:
     messages: Sequence[Sequence[int]] = ()
     discard: Sequence[int] = ()
     pile_only: bool = False
+    characters: Sequence[str] = ()  # a character id per seat, when playing with characters
 
 
 class Game:
@@ -80,7 +85,7 @@ class Game:
             AFTER_ARRIVE: self._after_arrive,
             RECEIVE: self._receive,
             WINDOW: self._waiting,
-            PROBE_ANSWER: self._waiting,
+            CHARACTER_PICK: self._waiting,
             TURN_END: self._turn_end,
             GAME_OVER: self._waiting,
         }
@@ -90,42 +95,60 @@ class Game:
     @classmethod
     def new(cls, config: GameConfig, seed: int, setup: Setup | None = None) -> Game:
         config.validate()
-        rng = random.Random(seed)
-        deck = build_deck(config.deck)
         names = config.names or tuple(f"P{i + 1}" for i in range(config.players))
-        if setup is None:
-            counts = config.identity_counts()
-            identities = [ident for ident, n in zip(IDENTITIES, counts, strict=True) for _ in range(n)]
-            rng.shuffle(identities)
-            pile = [c.id for c in deck]
-            rng.shuffle(pile)
-            hands = [[pile.pop() for _ in range(HAND_SIZE)] for _ in range(config.players)]
-            first = rng.randrange(config.players)
-            messages: list[list[int]] = [[] for _ in range(config.players)]
-            discard: list[int] = []
-            removed: list[int] = []
+        seats = [Seat(i, names[i], "") for i in range(config.players)]
+        state = GameState(config=config, seed=seed, rng=random.Random(seed), seats=seats, pile=[])
+        game = cls(state, build_deck(config.deck))
+        if setup is not None:
+            game._deal_setup(setup)
+        elif config.characters:
+            characters.deal_choices(game)
         else:
-            identities = list(setup.identities)
-            hands = [list(h) for h in setup.hands]
-            messages = [list(m) for m in setup.messages] or [[] for _ in range(config.players)]
-            discard = list(setup.discard)
-            used = {c for h in hands + messages for c in h} | set(setup.pile_top) | set(discard)
-            rest = [c.id for c in deck if c.id not in used]
-            rng.shuffle(rest)
-            removed = rest if setup.pile_only else []
-            pile = ([] if setup.pile_only else rest) + list(reversed(setup.pile_top))
-            first = setup.first
-        seats = [Seat(i, names[i], identities[i], hands[i], messages[i]) for i in range(config.players)]
-        state = GameState(config=config, seed=seed, rng=rng, seats=seats, pile=pile, current=first,
-                          discard=discard, removed=removed)
-        game = cls(state, deck)
-        for seat in seats:
-            game.log("dealt", {"cards": [game.face(c) for c in seat.hand]}, seen_by=(seat.index,),
-                     seat=seat.index, count=len(seat.hand))
-            game.log("identity", {"identity": seat.identity}, seen_by=(seat.index,), seat=seat.index)
-        game.log("first_player", seat=first)
+            game.deal()
         game._advance()
         return game
+
+    def deal(self) -> None:
+        """RULES.md §3 steps 3–5: identities, three cards each, a random first player."""
+        s = self.state
+        counts = s.config.identity_counts()
+        identities = [ident for ident, n in zip(IDENTITIES, counts, strict=True) for _ in range(n)]
+        s.rng.shuffle(identities)
+        pile = [c.id for c in self.deck]
+        s.rng.shuffle(pile)
+        for seat in s.seats:
+            seat.identity = identities[seat.index]
+            seat.hand = [pile.pop() for _ in range(HAND_SIZE)]
+        s.pile = pile
+        s.current = s.rng.randrange(len(s.seats))
+        self._log_deal()
+
+    def _deal_setup(self, setup: Setup) -> None:
+        s = self.state
+        hands = [list(h) for h in setup.hands]
+        messages = [list(m) for m in setup.messages] or [[] for _ in s.seats]
+        discard = list(setup.discard)
+        used = {c for h in hands + messages for c in h} | set(setup.pile_top) | set(discard)
+        rest = [c.id for c in self.deck if c.id not in used]
+        s.rng.shuffle(rest)
+        s.removed = rest if setup.pile_only else []
+        s.pile = ([] if setup.pile_only else rest) + list(reversed(setup.pile_top))
+        s.discard = discard
+        s.current = setup.first
+        for seat in s.seats:
+            seat.identity = setup.identities[seat.index]
+            seat.hand = hands[seat.index]
+            seat.messages = messages[seat.index]
+        if setup.characters:
+            characters.assign(self, list(setup.characters))
+        self._log_deal()
+
+    def _log_deal(self) -> None:
+        for seat in self.state.seats:
+            self.log("dealt", {"cards": [self.face(c) for c in seat.hand]}, seen_by=(seat.index,),
+                     seat=seat.index, count=len(seat.hand))
+            self.log("identity", {"identity": seat.identity}, seen_by=(seat.index,), seat=seat.index)
+        self.log("first_player", seat=self.state.current)
 
     # ----------------------------------------------------------------- queries
 
@@ -141,7 +164,9 @@ class Game:
 
     def public_face(self, item: StackItem) -> dict[str, object]:
         """A stack item as the table sees it: a 试探 is handed over face-down."""
-        if item.function == "试探":
+        if item.skill is not None and item.card < 0:
+            return {"function": item.function, "skill": item.skill}
+        if item.function == PROBE:
             return {"function": item.function}
         return self.face(item.card)
 
@@ -197,7 +222,13 @@ class Game:
     def _apply(self, prompt: Prompt, opt: Option) -> None:
         s = self.state
         seat = prompt.seat
-        if prompt.kind == P.PLAY_PHASE:
+        asking = s.asking
+        if asking is not None and asking.data["prompt_id"] == prompt.id:
+            s.asking = None
+            CONTINUATIONS[asking.data["then"]](self, asking, opt)
+        elif opt.verb == "skill":
+            characters.use_skill(self, seat, opt, s.window.step if prompt.kind == P.RESPONSE and s.window else OWN_PLAY)
+        elif prompt.kind == P.PLAY_PHASE:
             if opt.verb == "end":
                 self.log("play_phase_ended", seat=seat)
                 s.node = SEND
@@ -219,25 +250,36 @@ class Game:
                 self._accept()
             else:
                 self._decline()
-        elif prompt.kind == P.PROBE_DISCARD:
-            assert opt.card is not None
-            s.seats[seat].hand.remove(opt.card)
-            s.discard.append(opt.card)
-            self.log("probe_discarded", {"card": self.face(opt.card)}, seen_by=self._probe_watchers(), seat=seat)
-            s.probe = None
-            self._after_resolution()
-
-    def _probe_watchers(self) -> tuple[int, ...]:
-        item = self.state.probe
-        assert item is not None and item.target_seat is not None
-        return (item.user, item.target_seat)
+        elif prompt.kind == P.CHARACTER_PICK:
+            characters.picked(self, seat, opt)
 
     # ----------------------------------------------------------------- the driver loop
 
     def _advance(self) -> None:
-        """Run nodes until one waits on a decision."""
-        while not self._handlers[self.state.node]():
-            pass
+        """Run the agenda's steps, then the current node, until a decision is needed."""
+        s = self.state
+        while not self.prompts and s.node != GAME_OVER:
+            if s.agenda:
+                step = s.agenda.pop()
+                STEPS[step.kind](self, step)
+            elif self._handlers[s.node]():
+                return
+
+    def push(self, kind: str, seat: int | None = None, **data: Any) -> None:
+        """Schedule engine work; steps run last-in first-out, before the node continues."""
+        self.state.agenda.append(Step(kind, seat, data))
+
+    def ask(self, seat: int, kind: str, options: Sequence[Option], default: str, then: str, **data: Any) -> None:
+        """Schedule a decision in the middle of an effect; `then` names the continuation of the answer."""
+        self.push("ask", seat, prompt_kind=kind, options=list(options), default=default, then=then, **data)
+
+    def _run_ask(self, step: Step) -> None:
+        assert step.seat is not None
+        if self.over or not self.state.seats[step.seat].in_game:
+            return
+        step.data["prompt_id"] = self.state.next_prompt_id
+        self.state.asking = step
+        self._ask(step.seat, step.data["prompt_kind"], step.data["options"], step.data["default"])
 
     def _waiting(self) -> bool:
         return True
@@ -267,7 +309,10 @@ class Game:
         if not s.seats[s.current].in_game:
             s.node = TURN_END
             return False
-        self._ask(s.current, P.PLAY_PHASE, [*self._card_options(s.current, OWN_PLAY), P.END_PLAY], P.END_PLAY.id)
+        options = self._card_options(s.current, OWN_PLAY)
+        if s.config.characters:
+            options.extend(characters.skill_options(self, s.current, OWN_PLAY))
+        self._ask(s.current, P.PLAY_PHASE, [*options, P.END_PLAY], P.END_PLAY.id)
         return True
 
     def _card_options(self, seat: int, moment: str) -> list[Option]:
@@ -276,7 +321,15 @@ class Game:
             targets = RULES[self.deck[card_id].function].targets(self, seat, moment)
             for target_seat, target_card in targets or ():
                 options.append(P.option("play", card_id, target_seat, target_card))
+            if self.state.config.characters:
+                for function in characters.card_functions(self, seat, card_id):
+                    for target_seat, target_card in RULES[function].targets(self, seat, moment) or ():
+                        options.append(P.option("play", card_id, target_seat, target_card, name=function))
         return options
+
+    def has_skill(self, seat: int, name: str) -> bool:
+        """Whether a seat's character has this skill working now (face-up, or a flip skill)."""
+        return self.state.config.characters and characters.has_skill(self, seat, name)
 
     def _send(self) -> bool:
         s = self.state
@@ -353,7 +406,7 @@ class Game:
         assert m is not None
         self.route_message()
         self.log("transmit", origin=m.origin, to=m.position, direction=m.direction)
-        self._open_window(STEP_TRANSMIT, AFTER_TRANSMIT, m.origin)
+        self._open_window(STEP_TRANSMIT, m.origin)
         return False
 
     def _after_transmit(self) -> bool:
@@ -365,7 +418,8 @@ class Game:
             self.state.node = RECEIVE
             return False
         self.log("arrived", seat=m.position)
-        self._open_window(STEP_ARRIVE, AFTER_ARRIVE, m.position)
+        self.push("open_window", step=STEP_ARRIVE, last_actor=m.position, acted=False)
+        self.fire("arrived", seat=m.position)
         return False
 
     def _after_arrive(self) -> bool:
@@ -425,9 +479,9 @@ class Game:
             s.discard.append(s.message.card)
             s.message = None
         if s.cannot_send and s.seats[s.current].in_game:
+            s.cannot_send = False
             self.lose(s.current)
-            if self.over:
-                return True
+            return False
         nxt = self.others_in_game(s.current)
         s.current = nxt[0]
         s.node = TURN_START
@@ -436,48 +490,58 @@ class Game:
     # ----------------------------------------------------------------- response windows
 
     def _play_card(self, seat: int, opt: Option, step: str, last_actor: int) -> None:
-        s = self.state
         assert opt.card is not None
-        card = self.deck[opt.card]
-        s.seats[seat].hand.remove(opt.card)
-        item = StackItem(opt.card, seat, card.function, opt.target_seat, opt.target_card)
+        self.state.seats[seat].hand.remove(opt.card)
+        function = opt.name or self.deck[opt.card].function  # a skill may let a card count as another
+        self.push_item(StackItem(opt.card, seat, function, opt.target_seat, opt.target_card), step, last_actor)
+
+    def push_item(self, item: StackItem, step: str, last_actor: int) -> None:
+        """Put a card (or a stackable skill) on the stack and open a window for replies to it."""
+        s = self.state
         s.stack.append(item)
         secret: dict[str, object] = {}
         seen: tuple[int, ...] = ()
-        if card.function == "试探":
-            assert opt.target_seat is not None
-            secret = {"card": self.face(opt.card)}
-            seen = (seat, opt.target_seat)
-        self.log("played", secret, seen_by=seen, seat=seat, card=self.public_face(item),
-                 target=opt.target_seat, target_card=self._target_card_face(opt))
-        self._open_window(step, self._window_after(step), last_actor, acted=True)
+        if item.function == PROBE:
+            assert item.target_seat is not None
+            secret = {"card": self.face(item.card)}
+            seen = (item.user, item.target_seat)
+        self.log("played", secret, seen_by=seen, seat=item.user, card=self.public_face(item),
+                 target=item.target_seat, target_card=self._target_card_face(item))
+        self.prompts.clear()
+        self.push("open_window", step=step, last_actor=last_actor)
+        self.fire("played", user=item.user, function=item.function, target=item.target_seat, skill=item.skill)
 
-    def _target_card_face(self, opt: Option) -> dict[str, object] | None:
-        if opt.target_card is None:
+    def _target_card_face(self, item: StackItem) -> dict[str, object] | None:
+        if item.target_card is None:
             return None
-        top = self.state.stack[-1]
-        if top.function == SEE_THROUGH:
-            for item in self.state.stack:
-                if item.card == opt.target_card:
-                    return self.public_face(item)
-        return self.face(opt.target_card)
+        if item.function == SEE_THROUGH:
+            below = self.state.stack[-2] if len(self.state.stack) > 1 else None
+            return None if below is None else self.public_face(below)
+        return self.face(item.target_card)
 
-    @staticmethod
-    def _window_after(step: str) -> str:
-        return {STEP_PLAY: PLAY, STEP_TRANSMIT: AFTER_TRANSMIT, STEP_ARRIVE: AFTER_ARRIVE}[step]
-
-    def _open_window(self, step: str, after: str, last_actor: int, acted: bool = False) -> None:
+    def _open_window(self, step: str, last_actor: int, acted: bool = False) -> None:
         s = self.state
-        for seat in list(self.prompts):
-            del self.prompts[seat]
-        eligible = [x for x in self.order_from(last_actor)[1:] + [last_actor]
-                    if s.seats[x].in_game and s.seats[x].hand]
+        self.prompts.clear()
+        after = {STEP_PLAY: PLAY, STEP_TRANSMIT: AFTER_TRANSMIT, STEP_ARRIVE: AFTER_ARRIVE}[step]
+        eligible = [x for x in self.order_from(last_actor)[1:] + [last_actor] if self._may_respond(x)]
         s.window = Window(step, after, eligible, acted=acted, last_actor=last_actor)
         s.node = WINDOW
         for seat in eligible:
-            self._ask(seat, P.RESPONSE, [P.PASS, *self._card_options(seat, step)], P.PASS.id)
+            options = [P.PASS, *self._card_options(seat, step)]
+            if s.config.characters:
+                options.extend(characters.skill_options(self, seat, step))
+            self._ask(seat, P.RESPONSE, options, P.PASS.id)
         if not eligible:
             self._close_window()
+
+    def _may_respond(self, seat: int) -> bool:
+        """Whether a seat is asked in a window: decided from public facts only (PEERS.md §0.4)."""
+        player = self.state.seats[seat]
+        if not player.in_game:
+            return False
+        if player.hand:
+            return True
+        return self.state.config.characters and characters.may_act(self, seat)
 
     def _close_window(self) -> None:
         s = self.state
@@ -489,35 +553,27 @@ class Game:
             s.node = w.after
             return
         item = s.stack.pop()
-        if item.function == "试探":
-            s.removed.append(item.card)
-        else:
-            s.discard.append(item.card)
+        if item.card >= 0:
+            (s.removed if item.function == PROBE else s.discard).append(item.card)
+        self.push("after_resolution")
         if item.cancelled:
             self.log("no_effect", card=self.public_face(item), seat=item.user)
         else:
             self.log("resolved", card=self.public_face(item), seat=item.user, target=item.target_seat)
-            RULES[item.function].resolve(self, item)
-        if s.probe is not None and not self.over:
-            target = s.probe.target_seat
-            assert target is not None
-            s.node = PROBE_ANSWER
-            hand = s.seats[target].hand
-            options = [P.option("discard", c) for c in hand]
-            self._ask(target, P.PROBE_DISCARD, options, options[0].id)
-            return
-        self._after_resolution()
+            if item.skill is not None and item.function == item.skill:
+                characters.resolve_skill(self, item)
+            else:
+                RULES[item.function].resolve(self, item)
 
     def _after_resolution(self) -> None:
         s = self.state
-        if self.over:
-            return
         w = s.window
-        assert w is not None
+        if self.over or w is None:
+            return
         if s.stack:
-            self._open_window(w.step, w.after, s.stack[-1].user, acted=True)
+            self._open_window(w.step, s.stack[-1].user, acted=True)
         elif w.step != STEP_PLAY and w.acted and s.message is not None:
-            self._open_window(w.step, w.after, w.last_actor)
+            self._open_window(w.step, w.last_actor)
         else:
             s.window = None
             s.node = w.after
@@ -555,36 +611,66 @@ class Game:
         self.log("drew", {"cards": [self.face(c) for c in cards]}, seen_by=(seat,), seat=seat, count=len(cards))
 
     def obtain(self, seat: int, card: int, by: int | None, received: bool = False) -> None:
-        """A message lands face-up in front of `seat`; deaths and victory are checked at once."""
-        self.state.seats[seat].messages.append(card)
+        """A message lands face-up in front of `seat`; deaths and victory are checked right after."""
+        player = self.state.seats[seat]
+        player.messages.append(card)
+        if self.deck[card].colour == BLACK:
+            player.last_black_by = by
         self.log("received" if received else "obtained", seat=seat, card=self.face(card), by=by)
-        self.check_end()
+        self.push("check_end")
+        self.fire("obtained", seat=seat, card=card, by=by)
 
     def check_end(self) -> None:
-        """Deaths first, then victory (RULES.md §8.3 [DECISION]); the first in 顺位 declares."""
+        """Deaths first, then victory (RULES.md §8.3 [DECISION]); the first in 顺位 declares.
+
+        A death is itself a sequence of steps (death triggers, then the death), after which the
+        check runs again.
+        """
         s = self.state
         if self.over:
             return
-        for seat in self.order_from(s.current):
-            if s.seats[seat].in_game and self.colour_count(seat, BLACK) >= 3:
-                self._leave(seat, died=True)
+        dying = [seat for seat in self.order_from(s.current)
+                 if s.seats[seat].in_game and seat not in s.dying and self.colour_count(seat, BLACK) >= 3]
+        if dying:
+            self.push("check_end")
+            for seat in reversed(dying):
+                s.dying.add(seat)
+                self.push("death", seat)
+                self.fire("dying", seat=seat)
+            return
+        if s.config.characters and characters.check_tasks(self):
+            return
         for seat in self.order_from(s.current):
             player = s.seats[seat]
             colour = FACTION_COLOUR.get(player.identity)
             if player.in_game and colour is not None and self.colour_count(seat, colour) >= 3:
                 winners = [x.index for x in s.seats
                            if x.identity == player.identity and (x.in_game or s.config.dead_share_win)]
-                self._finish(seat, winners, "faction")
+                self.declare(seat, winners, "faction")
                 return
         alive = self.in_game()
         if len(alive) == 1:
-            self._finish(alive[0], alive, "last_standing")
+            self.declare(alive[0], alive, "last_standing")
         elif not alive:
             self._finish(None, [], "nobody_left")
 
+    def _death(self, seat: int) -> None:
+        s = self.state
+        s.dying.discard(seat)
+        if s.seats[seat].in_game and self.colour_count(seat, BLACK) >= 3:
+            self._leave(seat, died=True)
+        elif s.seats[seat].in_game:
+            self.log("saved", seat=seat)
+
+    def declare(self, declarer: int, winners: list[int], reason: str) -> None:
+        """A victory is declared; victory triggers (characters) run before the game ends."""
+        self.state.declaring = {"declarer": declarer, "winners": list(winners), "reason": reason}
+        self.push("finish")
+        self.fire("declaring", seat=declarer)
+
     def lose(self, seat: int) -> None:
         self._leave(seat, died=False)
-        self.check_end()
+        self.push("check_end")
 
     def _leave(self, seat: int, died: bool) -> None:
         s = self.state
@@ -595,11 +681,16 @@ class Game:
         else:
             player.lost = True
         player.revealed = True
+        player.face_up = True
         s.discard.extend(player.hand)
         s.discard.extend(player.messages)
         player.hand = []
         player.messages = []
-        self.log("died" if died else "lost", seat=seat, identity=player.identity)
+        kind = "died" if died else "lost"
+        if player.character is None:
+            self.log(kind, seat=seat, identity=player.identity)
+        else:
+            self.log(kind, seat=seat, identity=player.identity, character=player.character)
 
     def _finish(self, declarer: int | None, winners: list[int], reason: str) -> None:
         s = self.state
@@ -609,12 +700,29 @@ class Game:
         s.node = GAME_OVER
         s.window = None
         s.stack.clear()
-        s.probe = None
+        s.agenda.clear()
+        s.asking = None
+        s.discard.extend(s.table)
+        s.table = []
+        s.declaring = None
         self.prompts.clear()
         for player in s.seats:
             player.revealed = True
+            player.face_up = True
         self.log("game_over", declarer=declarer, winners=s.winners, reason=reason,
                  identities=[p.identity for p in s.seats])
+
+    def _finish_declared(self) -> None:
+        declaring = self.state.declaring
+        assert declaring is not None
+        if self.state.config.characters:
+            characters.settle_victory(self, declaring)
+        self._finish(declaring["declarer"], declaring["winners"], declaring["reason"])
+
+    def fire(self, event: str, **ctx: Any) -> None:
+        """Offer the triggered skills that answer `event` (characters only; RULES.md §6.4 order)."""
+        if self.state.config.characters:
+            characters.fire(self, event, ctx)
 
     # ----------------------------------------------------------------- records
 
@@ -624,7 +732,7 @@ class Game:
                 "choices": [list(c) for c in self.choices]}
 
     @classmethod
-    def replay(cls, record: dict) -> Game:  # type: ignore[type-arg]
+    def replay(cls, record: dict[str, Any]) -> Game:
         game = cls.new(GameConfig.from_dict(record["config"]), int(record["seed"]))
         for seat, prompt_id, option_id in record["choices"]:
             game.choose(int(seat), int(prompt_id), str(option_id))
@@ -646,3 +754,14 @@ class Game:
 
 
 __all__ = ["Game", "Setup", "ChoiceError"]
+
+
+STEPS.update({
+    "ask": lambda game, st: game._run_ask(st),
+    "open_window": lambda game, st: game._open_window(st.data["step"], st.data["last_actor"],
+                                                      st.data.get("acted", True)),
+    "after_resolution": lambda game, st: game._after_resolution(),
+    "check_end": lambda game, st: game.check_end(),
+    "death": lambda game, st: game._death(st.seat),  # type: ignore[arg-type]
+    "finish": lambda game, st: game._finish_declared(),
+})

@@ -12,9 +12,7 @@ from . import prompts as P
 from .cards import BLACK
 from .config import FACTION_COLOUR
 from .game import Game
-from .state import GAME_OVER, PLAY, PROBE_ANSWER, RECEIVE, SEND, WINDOW
-
-WAITING_NODES = frozenset({PLAY, SEND, RECEIVE, WINDOW, PROBE_ANSWER})
+from .state import GAME_OVER, PLAY, RECEIVE, SEND, WINDOW
 
 
 def check(game: Game) -> list[str]:
@@ -31,7 +29,7 @@ def card_locations(game: Game) -> list[int]:
         cards.extend(p.messages)
     if s.message is not None:
         cards.append(s.message.card)
-    cards.extend(item.card for item in s.stack)
+    cards.extend(item.card for item in s.stack if item.card >= 0)  # a skill on the stack has no card
     return cards
 
 
@@ -72,9 +70,6 @@ def _progress(game: Game) -> list[str]:
         if prompts:
             problems.append(f"the game is over but seats {sorted(prompts)} are prompted")
         return problems
-    if s.node not in WAITING_NODES:
-        problems.append(f"stuck at node {s.node!r}, which never waits")
-        return problems
     if not prompts:
         problems.append(f"stuck: node {s.node!r} with no open prompt")
         return problems
@@ -91,6 +86,8 @@ def _progress(game: Game) -> list[str]:
 
 def _expected_prompts(game: Game) -> tuple[str, set[int]] | None:
     s = game.state
+    if s.asking is not None:
+        return s.asking.data["prompt_kind"], {s.asking.seat} if s.asking.seat is not None else set()
     if s.node == PLAY:
         return P.PLAY_PHASE, {s.current}
     if s.node == SEND:
@@ -100,10 +97,7 @@ def _expected_prompts(game: Game) -> tuple[str, set[int]] | None:
     if s.node == WINDOW:
         w = s.window
         return P.RESPONSE, set() if w is None else {x for x in w.eligible if x not in w.passed}
-    if s.node == PROBE_ANSWER:
-        target = None if s.probe is None else s.probe.target_seat
-        return P.PROBE_DISCARD, set() if target is None else {target}
-    return None
+    return None  # another waiting node (a character pick, a skill's offer): any open prompt will do
 
 
 def _winners(game: Game) -> list[str]:

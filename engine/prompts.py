@@ -14,7 +14,9 @@ SEND_MESSAGE = "send"
 RESPONSE = "response"
 RECEIVE_DECISION = "receive"
 PROBE_DISCARD = "probe_discard"
-KINDS = (PLAY_PHASE, SEND_MESSAGE, RESPONSE, RECEIVE_DECISION, PROBE_DISCARD)
+CHARACTER_PICK = "character_pick"
+SKILL = "skill"  # a choice inside a character's skill (use it? which target? which card?)
+KINDS = (PLAY_PHASE, SEND_MESSAGE, RESPONSE, RECEIVE_DECISION, PROBE_DISCARD, CHARACTER_PICK, SKILL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,9 +28,12 @@ class Option:
     card: int | None = None
     target_seat: int | None = None
     target_card: int | None = None
+    name: str | None = None  # a skill or character id, or the function a card is used as
 
     def to_dict(self) -> dict[str, object]:
         d: dict[str, object] = {"id": self.id, "verb": self.verb}
+        if self.name is not None:
+            d["name"] = self.name
         if self.card is not None:
             d["card"] = self.card
         if self.target_seat is not None:
@@ -39,19 +44,20 @@ class Option:
 
 
 @cache
-def option(verb: str, card: int | None = None, seat: int | None = None, message: int | None = None) -> Option:
+def option(verb: str, card: int | None = None, seat: int | None = None, message: int | None = None,
+           name: str | None = None) -> Option:
     """Build an option whose id is derived from its content, so ids are stable across replays.
 
     Options are immutable and few, so each is built once and shared (cached: the engine asks for
     the same ones thousands of times per game)."""
-    parts = [verb]
+    parts = [verb] if name is None else [verb, name]
     if card is not None:
         parts.append(str(card))
     if seat is not None:
         parts.append(f"s{seat}")
     if message is not None:
         parts.append(f"m{message}")
-    return Option(":".join(parts), verb, card, seat, message)
+    return Option(":".join(parts), verb, card, seat, message, name)
 
 
 PASS = option("pass")

@@ -16,8 +16,8 @@ from .config import GameConfig
 from .game import Game
 from .view import events_for, view
 
-Decide = Callable[[int, dict], str]  # type: ignore[type-arg]
-Observe = Callable[[int, list[dict]], None]  # type: ignore[type-arg]
+Decide = Callable[[int, dict], str]
+Observe = Callable[[int, list[dict]], None]
 
 # Far above any honest game (random 4- and 6-player games end within a few hundred decisions);
 # reaching it means the game cannot end.

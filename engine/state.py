@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from .config import GameConfig
 
@@ -21,7 +22,7 @@ AFTER_TRANSMIT = "after_transmit"
 AFTER_ARRIVE = "after_arrive"
 RECEIVE = "receive"  # waits on the holder unless the receipt is forced
 WINDOW = "window"  # waits on every eligible seat at once
-PROBE_ANSWER = "probe_answer"  # waits on a probed seat that must discard
+CHARACTER_PICK = "character_pick"  # waits on every seat choosing a character
 TURN_END = "turn_end"
 GAME_OVER = "game_over"
 
@@ -41,6 +42,10 @@ class Seat:
     alive: bool = True
     lost: bool = False
     revealed: bool = False
+    character: str | None = None  # a character id (engine/characters), when playing with characters
+    face_up: bool = True  # False while the character is face-down (hidden, or covered: 盖伏)
+    character_choices: list[str] = field(default_factory=list)
+    last_black_by: int | None = None  # who put his latest black message there (RULES.md §8.1 killer)
 
     @property
     def in_game(self) -> bool:
@@ -69,14 +74,28 @@ class Message:
 
 @dataclass
 class StackItem:
-    """A function card waiting on the response stack (后发先至)."""
+    """A function card (or a skill placed like one) waiting on the response stack (后发先至)."""
 
-    card: int
+    card: int  # -1 for a skill
     user: int
-    function: str
+    function: str  # what it counts as: a function card's name, or the skill's own name
     target_seat: int | None = None
     target_card: int | None = None  # 烧毁: the message card; 识破: the card it cancels
     cancelled: bool = False
+    skill: str | None = None
+
+
+@dataclass
+class Step:
+    """A piece of pending engine work on the agenda; it runs before the current node continues.
+
+    Effects that need a decision halfway (a triggered skill's offer, a probed player's discard)
+    are split into steps, so the whole game stays plain data.
+    """
+
+    kind: str
+    seat: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -100,6 +119,7 @@ class GameState:
     pile: list[int]  # the top is the end of the list
     discard: list[int] = field(default_factory=list)
     removed: list[int] = field(default_factory=list)  # used 试探, out of the game face-down
+    table: list[int] = field(default_factory=list)  # cards face-down on the table during an effect (真伪莫辨)
     current: int = 0
     turn: int = 0
     node: str = TURN_START
@@ -108,7 +128,10 @@ class GameState:
     window: Window | None = None
     locked: set[int] = field(default_factory=set)
     cannot_send: bool = False
-    probe: StackItem | None = None  # a 试探 waiting for its target's discard
+    agenda: list[Step] = field(default_factory=list)  # LIFO: the last pushed runs first
+    asking: Step | None = None  # the step whose prompt is open
+    dying: set[int] = field(default_factory=set)
+    declaring: dict[str, Any] | None = None  # a victory being declared (its triggers may add winners)
     winners: list[int] = field(default_factory=list)
     declarer: int | None = None
     win_reason: str | None = None

@@ -12,23 +12,24 @@ from .prompts import Prompt
 from .state import (
     AFTER_ARRIVE,
     AFTER_TRANSMIT,
+    CHARACTER_PICK,
     DRAW,
     GAME_OVER,
     PLAY,
-    PROBE_ANSWER,
     RECEIVE,
     SEND,
     TRANSMIT,
     TURN_END,
     TURN_START,
     WINDOW,
+    StackItem,
 )
 
 VIEW_VERSION = 1
 
 PHASES = {
     TURN_START: "turn_start", DRAW: "draw", PLAY: "play", SEND: "send", TRANSMIT: "transmit",
-    AFTER_TRANSMIT: "transmit", AFTER_ARRIVE: "arrive", RECEIVE: "receive", PROBE_ANSWER: "probe",
+    AFTER_TRANSMIT: "transmit", AFTER_ARRIVE: "arrive", RECEIVE: "receive", CHARACTER_PICK: "character_pick",
     TURN_END: "turn_end", GAME_OVER: "game_over",
 }
 
@@ -113,7 +114,7 @@ def _message(game: Game, seat: int | None) -> dict[str, object] | None:
     }
 
 
-def _stack_item(game: Game, item, seat: int | None) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def _stack_item(game: Game, item: StackItem, seat: int | None) -> dict[str, object]:
     knows = seat is not None and seat in (item.user, item.target_seat)
     card = game.face(item.card) if item.function != "试探" or knows else game.public_face(item)
     target_card = None

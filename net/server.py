@@ -118,6 +118,8 @@ class GameServer:
                 return
             self._conns.add(conn)
             await self._serve(conn)
+        except asyncio.CancelledError:
+            pass  # the server is closing; asyncio would otherwise log every handler as an error
         except Exception:
             log.exception("connection %s failed", conn.peer)
         finally:

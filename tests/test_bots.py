@@ -240,3 +240,34 @@ def faction_games(config: GameConfig, first: str, second: str, games: int, seed0
 def test_normal_beats_random_in_3v3() -> None:
     wins = faction_games(GameConfig(players=6, identities="3v3"), "normal", "random", 200, 20_000)
     assert wins["normal"] >= 160, wins  # measured about 97%; 80% leaves room for chance
+
+
+# ---------------------------------------------------------------------- the arena of `fengsheng sim`
+
+
+def test_wilson_interval_matches_known_values() -> None:
+    from fengsheng_tui.commands.sim import wilson
+
+    low, high = wilson(5, 10)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
+    low, high = wilson(0, 10)
+    assert low == 0.0 and round(high, 4) == 0.2775
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_sim_arena_reports_levels_and_factions(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from fengsheng_tui.cli import main
+
+    assert main(["sim", "--seats", "normal,random,normal,random", "--games", "12", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == summary["finished"] == 12
+    levels, factions = summary["arena"]["levels"], summary["arena"]["factions"]
+    assert levels["normal"]["of"] == levels["random"]["of"] == 24
+    assert 12 <= levels["normal"]["wins"] + levels["random"]["wins"] <= 24  # 1 or 2 winners a game
+    assert sum(f["wins"] for f in factions.values()) == 12
+    for r in (*levels.values(), *factions.values()):
+        low, high = r["ci95"]
+        assert low <= r["rate"] <= high
+    assert main(["sim", "--seats", "normal,cheater", "--games", "1"]) == 2

@@ -40,11 +40,11 @@ GOLDEN: dict[tuple[int, str, int], tuple[str, str, int]] = {
 }
 
 
-def random_decider(seed: int):  # type: ignore[no-untyped-def]
+def random_decider(seed: int):
     """Uniform random options, passing 80% of response windows: the same as the random bot."""
     rng = random.Random(seed)
 
-    def decide(seat: int, v: dict) -> str:  # type: ignore[type-arg]
+    def decide(seat: int, v: dict) -> str:
         prompt = v["prompt"]
         if prompt["kind"] == "response" and rng.random() < 0.8:
             return str(prompt["default"])

@@ -18,7 +18,7 @@ CHUNKS = 8
 PER_CHUNK = TOTAL_GAMES // (CHUNKS * len(CONFIGS))
 
 
-def random_bots(seed: int, players: int):  # type: ignore[no-untyped-def]
+def random_bots(seed: int, players: int):
     bots = [make_bot("random", seat, seed * 16 + seat) for seat in range(players)]
     return lambda seat, view: bots[seat].decide(view)
 
@@ -91,3 +91,28 @@ def test_a_random_bot_game_is_reproducible() -> None:
 def test_the_bound_on_game_length_is_enforced() -> None:
     with pytest.raises(GameTooLong):
         play(GameConfig(players=4, identities="novice"), 3, random_bots(3, 4), max_decisions=20)
+
+
+def test_sim_command_plays_and_summarises(capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+    import json
+
+    from fengsheng_tui.commands import sim
+
+    parser = argparse.ArgumentParser()
+    sim.add_arguments(parser)
+    assert sim.run(parser.parse_args(["--games", "6", "--players", "6", "--seed", "3", "--json"])) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == summary["finished"] == 6 and summary["problems"] == []
+    assert sum(summary["win_reasons"].values()) == 6
+    assert summary["decisions"] > 6 * 20 and summary["max_turns"] >= summary["mean_turns"] > 1
+    assert sim.run(parser.parse_args(["--games", "1", "--players", "5"])) == 2
+
+
+def test_sim_plays_one_game_per_list_of_levels() -> None:
+    from fengsheng_tui.commands.sim import play_one
+
+    result = play_one(GameConfig(players=4, identities="novice"), 5, ["random"] * 4)
+    assert result.problem is None and result.winners and result.levels == ("random",) * 4
+    with pytest.raises(ValueError, match="nobody"):
+        play_one(GameConfig(players=4, identities="novice"), 5, ["random", "random", "random", "nobody"])

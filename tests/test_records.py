@@ -14,10 +14,10 @@ from net.records import RecordError, pack_record, unpack_record
 CONFIGS = playable_configs(False)
 
 
-def random_decider(seed: int):  # type: ignore[no-untyped-def]
+def random_decider(seed: int):
     rng = random.Random(seed)
 
-    def decide(seat: int, v: dict) -> str:  # type: ignore[type-arg]
+    def decide(seat: int, v: dict) -> str:
         prompt = v["prompt"]
         if prompt["kind"] == "response" and rng.random() < 0.7:
             return str(prompt["default"])
@@ -50,7 +50,7 @@ def test_record_round_trips_through_msgpack() -> None:
         assert Game.replay(unpack_record(data)).state_hash() == game.state_hash()
 
 
-def tampered(record: dict, index: int, position: int, value: object) -> dict:  # type: ignore[type-arg]
+def tampered(record: dict, index: int, position: int, value: object) -> dict:
     choices = [list(c) for c in record["choices"]]
     choices[index][position] = value
     return {**record, "choices": choices}
@@ -78,8 +78,8 @@ def test_a_choice_with_a_different_legal_option_diverges_or_is_refused() -> None
     """Swapping one recorded option for another option of the same prompt changes the game."""
     game = random_game(5)
     record = game.record()
-    probe = Game.new(GameConfig.from_dict(record["config"]), int(record["seed"]))  # type: ignore[arg-type]
-    choices: list = record["choices"]  # type: ignore[assignment,type-arg]
+    probe = Game.new(GameConfig.from_dict(record["config"]), int(record["seed"]))  # type: ignore[arg-type, call-overload]
+    choices: list = record["choices"]  # type: ignore[assignment]
     for index, (seat, prompt_id, option_id) in enumerate(choices):
         prompt = probe.prompts[seat]
         others = [o.id for o in prompt.options if o.id != option_id]

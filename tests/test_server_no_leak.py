@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bots import make_bot
-from engine import Game, GameConfig, events_for
+from engine import Game, GameConfig
 from net.client import Client, play_as_bot
 from net.server import GameServer
 from net.table import LOBBY, Session, Table
@@ -45,17 +45,20 @@ class WitnessTable(Table):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seen: dict[int | None, set[int]] = defaultdict(set)
-        self._public_since = 0
+        self._events_since = 0
         self.truth: dict[int | None, list[dict[str, Any]]] = defaultdict(list)
 
     def _witness(self) -> None:
-        # Cards the whole table was shown (a probe discard, a resolved card) are everyone's.
+        # From the engine's own event records: public parts are everyone's; a secret part (a
+        # deal, a draw, a probe discard) belongs only to the seats the rules let see it.
         game = self.game
         assert game is not None
-        public = card_ids(events_for(game, None, self._public_since), set())
-        self._public_since = len(game.events)
+        new = game.events[self._events_since :]
+        self._events_since = len(game.events)
+        public = card_ids([e.data for e in new], set())
         for seat in [*range(self.players), None]:
-            self.seen[seat] |= visible_now(game, seat) | public
+            secret = card_ids([e.secret for e in new if seat is not None and seat in e.seen_by], set())
+            self.seen[seat] |= visible_now(game, seat) | public | secret
 
     def _start_game(self) -> None:
         super()._start_game()

@@ -1,9 +1,12 @@
-"""识破: in reply to the function card on top of the stack (识破 included); that card is cancelled."""
+"""识破: in reply to the item on top of the stack (识破 included); that card is cancelled.
+[DECISION] it targets cards (and skills that count as a card, such as 警觉), not other skills.
+When 识破 resolves, its target is the item right below it: everything played later has resolved."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..cards import FUNCTIONS
 from ..state import StackItem
 from . import OWN_PLAY, Target
 
@@ -16,11 +19,16 @@ def targets(game: Game, user: int, moment: str) -> list[Target] | None:
     if moment == OWN_PLAY or not s.stack:
         return None
     top = s.stack[-1]
+    if top.function not in FUNCTIONS:
+        return None
     return [(top.user, top.card)]
 
 
 def resolve(game: Game, item: StackItem) -> None:
-    for target in game.state.stack:
-        if target.card == item.target_card:
-            target.cancelled = True
-            game.log("cancelled", card=game.public_face(target), by=item.user)
+    stack = game.state.stack
+    if not stack:
+        return
+    target = stack[-1]
+    target.cancelled = True
+    game.log("cancelled", card=game.public_face(target), by=item.user)
+    game.fire("cancelled", user=target.user, function=target.function, by=item.user)

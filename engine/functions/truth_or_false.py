@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..state import StackItem
+from ..state import StackItem, Step
+from ..steps import step
 from . import NO_TARGET, OWN_PLAY, Target
 
 if TYPE_CHECKING:
@@ -22,13 +23,24 @@ def targets(game: Game, user: int, moment: str) -> list[Target] | None:
 def resolve(game: Game, item: StackItem) -> None:
     s = game.state
     order = [seat for seat in game.order_from(item.user) if s.seats[seat].in_game]
-    revealed = game.take_from_pile(len(order))
-    game.log("truth_or_false", count=len(revealed))
-    for seat in order:
-        if not revealed or game.over:
-            break
-        if not s.seats[seat].in_game:
-            continue
-        card = revealed.pop(s.rng.randrange(len(revealed)))
-        game.obtain(seat, card, by=item.user)
-    s.discard.extend(revealed)
+    s.table = game.take_from_pile(len(order))
+    game.log("truth_or_false", count=len(s.table))
+    game.push("truth_or_false.rest")
+    for seat in reversed(order):
+        game.push("truth_or_false.take", seat, by=item.user)
+
+
+@step("truth_or_false.take")
+def _take(game: Game, st: Step) -> None:
+    pool = game.state.table
+    assert st.seat is not None
+    if not pool or game.over or not game.state.seats[st.seat].in_game:
+        return
+    card = pool.pop(game.state.rng.randrange(len(pool)))
+    game.obtain(st.seat, card, by=st.data["by"])
+
+
+@step("truth_or_false.rest")
+def _rest(game: Game, st: Step) -> None:
+    game.state.discard.extend(game.state.table)
+    game.state.table = []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections import Counter
@@ -27,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--identities", metavar="NAME",
                         help="identity configuration (default: the first one playable for P players)")
     parser.add_argument("--level", default="random", help="bot level for every seat (default: random)")
+    parser.add_argument("--seats", metavar="L1,L2,...",
+                        help="arena: one bot level per seat, comma-separated (sets the player count); "
+                             "reports win rates per level and per faction with 95%% confidence intervals")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
@@ -72,6 +76,39 @@ def play_one(config: GameConfig, seed: int, levels: Sequence[str], check: bool =
     return result
 
 
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate: honest at small n and near 0% or 100%."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def rate(wins: int, n: int) -> dict[str, object]:
+    low, high = wilson(wins, n)
+    return {"wins": wins, "of": n, "rate": wins / n if n else 0.0, "ci95": [round(low, 4), round(high, 4)]}
+
+
+def arena(results: Sequence[GameResult], identities: Sequence[Sequence[str]]) -> dict[str, object]:
+    """Win rates per level (seats of that level that won / seats played) and per faction (games won)."""
+    seats: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    factions: Counter[str] = Counter()
+    for result in results:
+        if result.problem is not None:
+            continue
+        for seat, level in enumerate(result.levels):
+            seats[level] += 1
+            won[level] += seat in result.winners
+        factions.update(result.winning_identities)
+    games = sum(1 for r in results if r.problem is None)
+    present = sorted({i for dealt in identities for i in dealt})
+    return {"levels": {level: rate(won[level], seats[level]) for level in sorted(seats)},
+            "factions": {ident: rate(factions[ident], games) for ident in present}}
+
+
 def summarise(results: Sequence[GameResult], seconds: float) -> dict[str, object]:
     finished = [r for r in results if r.problem is None]
     turns = [r.turns for r in finished]
@@ -98,6 +135,11 @@ def _print_summary(summary: dict[str, object], label: str) -> None:
     print("win reasons: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["win_reasons"].items())))  # type: ignore[attr-defined]
     print("faction wins: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["faction_wins"].items())))  # type: ignore[attr-defined]
     print(f"{summary['games_per_second']} games/s ({summary['seconds']} s)")
+    if "arena" in summary:
+        for group, rows in summary["arena"].items():  # type: ignore[attr-defined]
+            for name, r in rows.items():
+                low, high = r["ci95"]
+                print(f"{group[:-1]} {name}: {r['rate']:.1%} of {r['of']} (95% CI {low:.1%}–{high:.1%})")
     problems: list[str] = summary["problems"]  # type: ignore[assignment]
     for problem in problems:
         print(f"VIOLATION {problem}", file=sys.stderr)
@@ -112,9 +154,13 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("fengsheng sim: --games must be at least 1", file=sys.stderr)
         return 2
-    if args.level not in LEVELS:
-        print(f"fengsheng sim: unknown level {args.level!r}; choose one of {', '.join(LEVELS)}", file=sys.stderr)
-        return 2
+    levels = [x.strip() for x in args.seats.split(",")] if args.seats else [args.level]
+    for level in levels:
+        if level not in LEVELS:
+            print(f"fengsheng sim: unknown level {level!r}; choose one of {', '.join(LEVELS)}", file=sys.stderr)
+            return 2
+    if args.seats:
+        args.players = len(levels)
     identities = args.identities
     if identities is None:
         playable = [name for players, name in playable_configs(False) if players == args.players]
@@ -129,12 +175,18 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"fengsheng sim: {exc}", file=sys.stderr)
         return 2
-    levels = [args.level] * args.players
+    if not args.seats:
+        levels = [args.level] * args.players
     start = time.perf_counter()
     results = [play_one(config, args.seed + k, levels) for k in range(args.games)]
     summary = summarise(results, time.perf_counter() - start)
+    if args.seats:
+        from engine import Game
+
+        dealt = [[p.identity for p in Game.new(config, args.seed + k).state.seats] for k in range(args.games)]
+        summary["arena"] = arena(results, dealt)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
-        _print_summary(summary, f"{args.players} players, {identities}, level {args.level}")
+        _print_summary(summary, f"{args.players} players, {identities}, level {','.join(levels)}")
     return 1 if summary["problems"] else 0

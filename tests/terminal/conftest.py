@@ -7,6 +7,7 @@ These tests prove what Pilot cannot: that `fengsheng` paints and reads keys in a
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import socket
@@ -67,7 +68,11 @@ class Pane:
     def tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         assert TMUX is not None
         return subprocess.run(
-            [TMUX, "-S", str(self.socket_path), *args], capture_output=True, text=True, check=check, timeout=10
+            [TMUX, "-S", str(self.socket_path), *args],
+            capture_output=True,
+            text=True,
+            check=check,
+            timeout=10,
         )
 
     def send(self, *keys: str) -> None:
@@ -110,7 +115,9 @@ class Pane:
             if test(screen):
                 return screen
             if not self.alive():
-                raise AssertionError(f"the pane's command exited while waiting for {want!r}; last screen:\n{screen}")
+                raise AssertionError(
+                    f"the pane's command exited while waiting for {want!r}; last screen:\n{screen}"
+                )
             if time.monotonic() > deadline:
                 raise AssertionError(f"waited {timeout} s for {want!r}; last screen:\n{screen}")
             time.sleep(poll)
@@ -129,7 +136,11 @@ class Pane:
 
 
 def start_pane(
-    socket_path: Path, command: list[str], env: dict[str, str] | None = None, width: int = 80, height: int = 24
+    socket_path: Path,
+    command: list[str],
+    env: dict[str, str] | None = None,
+    width: int = 80,
+    height: int = 24,
 ) -> Pane:
     """Start `command` in a detached tmux session of the given size on a private server socket.
 
@@ -143,10 +154,31 @@ def start_pane(
     env_args = [arg for key, value in {**APP_ENV, **(env or {})}.items() for arg in ("-e", f"{key}={value}")]
     shell_command = shlex.join(["sh", "-c", '"$@"; echo $? > "$0"', str(pane.status_file), *command])
     subprocess.run(
-        [TMUX, "-S", str(socket_path), "-f", "/dev/null", "new-session", "-d", "-s", pane.name,
-         "-x", str(width), "-y", str(height), *env_args, shell_command,
-         ";", "set-option", "-t", pane.name, "remain-on-exit", "on"],
-        check=True, timeout=10,
+        [
+            TMUX,
+            "-S",
+            str(socket_path),
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            pane.name,
+            "-x",
+            str(width),
+            "-y",
+            str(height),
+            *env_args,
+            shell_command,
+            ";",
+            "set-option",
+            "-t",
+            pane.name,
+            "remain-on-exit",
+            "on",
+        ],
+        check=True,
+        timeout=10,
     )
     return pane
 
@@ -161,14 +193,81 @@ def tmux_panes(tmp_path: Path) -> Iterator[Callable[..., Pane]]:
 
     home = {"XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
 
-    def make(command: list[str], env: dict[str, str] | None = None, width: int = 80, height: int = 24) -> Pane:
-        pane = start_pane(tmp_path / f"tmux-{len(panes)}.sock", command, {**home, **(env or {})}, width, height)
+    def make(
+        command: list[str], env: dict[str, str] | None = None, width: int = 80, height: int = 24
+    ) -> Pane:
+        pane = start_pane(
+            tmp_path / f"tmux-{len(panes)}.sock", command, {**home, **(env or {})}, width, height
+        )
         panes.append(pane)
         return pane
 
     yield make
     for pane in panes:
         pane.kill_server()
+
+
+@dataclass
+class Host:
+    """A running `fengsheng host` (headless server) on 127.0.0.1."""
+
+    port: int
+    process: subprocess.Popen[str]
+    log: Path
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+
+@pytest.fixture
+def game_host(tmp_path: Path) -> Iterator[Callable[..., Host]]:
+    """Start `fengsheng host --no-advertise --port 0 ARGS...`; it is stopped (SIGTERM) at teardown.
+
+    The port is read from the line the host prints, so there is no race for a free port.
+    """
+    hosts: list[Host] = []
+
+    def start(*args: str) -> Host:
+        log = tmp_path / f"host-{len(hosts)}.log"
+        process = subprocess.Popen(
+            [
+                FENGSHENG,
+                "host",
+                "--no-advertise",
+                "--interface",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--data-dir",
+                str(tmp_path / "host-data"),
+                *args,
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=log.open("w"),
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and process.poll() is None:
+            found = re.search(r" on port (\d+)", log.read_text())
+            if found:
+                host = Host(int(found[1]), process, log)
+                hosts.append(host)
+                wait_for_port(host.port)
+                return host
+            time.sleep(0.05)
+        process.kill()
+        raise AssertionError("fengsheng host did not print its port:\n" + log.read_text())
+
+    yield start
+    for host in hosts:
+        host.process.terminate()
+        try:
+            host.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            host.process.kill()
+            host.process.wait()
 
 
 @dataclass
@@ -195,17 +294,33 @@ class Sshd:
         options = "restrict,pty" if pty else "restrict"
         self.authorized_keys.write_text(f'{options},command="{forced}" {key}\n')
 
-    def ssh_args(self, remote_command: str = "", tty: bool = True, env: dict[str, str] | None = None) -> list[str]:
+    def ssh_args(
+        self, remote_command: str = "", tty: bool = True, env: dict[str, str] | None = None
+    ) -> list[str]:
         """The `ssh` command line that runs `remote_command` here; `-tt` forces a tty with no local one."""
         assert SSH is not None
         variables = " ".join(f"{key}={value}" for key, value in {**APP_ENV, **(env or {})}.items())
         return [
-            SSH, "-tt" if tty else "-T",
-            "-i", str(self.client_key), "-p", str(self.port),
-            "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
-            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
-            "-o", f"SetEnv={variables}",
-            f"{self.user}@127.0.0.1", *([remote_command] if remote_command else []),
+            SSH,
+            "-tt" if tty else "-T",
+            "-i",
+            str(self.client_key),
+            "-p",
+            str(self.port),
+            "-o",
+            "IdentitiesOnly=yes",
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "StrictHostKeyChecking=no",
+            "-o",
+            "UserKnownHostsFile=/dev/null",
+            "-o",
+            "LogLevel=ERROR",
+            "-o",
+            f"SetEnv={variables}",
+            f"{self.user}@127.0.0.1",
+            *([remote_command] if remote_command else []),
         ]
 
 
@@ -228,24 +343,26 @@ def sshd(tmp_path: Path) -> Iterator[Sshd]:
     port = free_port()
     config = home / "sshd_config"
     config.write_text(
-        "\n".join([
-            "ListenAddress 127.0.0.1",
-            f"Port {port}",
-            f"HostKey {host_key}",
-            f"AuthorizedKeysFile {authorized}",
-            f"PidFile {home / 'sshd.pid'}",
-            "UsePAM no",
-            "StrictModes no",
-            "PubkeyAuthentication yes",
-            "PasswordAuthentication no",
-            "KbdInteractiveAuthentication no",
-            "PermitRootLogin prohibit-password",
-            "AcceptEnv LANG LC_* TERM TEXTUAL_*",
-            "PrintMotd no",
-            "PrintLastLog no",
-            "Subsystem sftp internal-sftp",
-            "",
-        ])
+        "\n".join(
+            [
+                "ListenAddress 127.0.0.1",
+                f"Port {port}",
+                f"HostKey {host_key}",
+                f"AuthorizedKeysFile {authorized}",
+                f"PidFile {home / 'sshd.pid'}",
+                "UsePAM no",
+                "StrictModes no",
+                "PubkeyAuthentication yes",
+                "PasswordAuthentication no",
+                "KbdInteractiveAuthentication no",
+                "PermitRootLogin prohibit-password",
+                "AcceptEnv LANG LC_* TERM TEXTUAL_*",
+                "PrintMotd no",
+                "PrintLastLog no",
+                "Subsystem sftp internal-sftp",
+                "",
+            ]
+        )
     )
     log = home / "sshd.log"
     process = subprocess.Popen([SSHD, "-D", "-e", "-f", str(config)], stderr=log.open("wb"))
@@ -273,7 +390,9 @@ def prompt_heads(lang: str) -> dict[str, str]:
     from fengsheng_tui.i18n import Words
 
     words = Words(lang)
-    return {kind: words(f"k_{kind}")[:16] for kind in ("play", "send", "response", "receive", "probe_discard")}
+    return {
+        kind: words(f"k_{kind}")[:16] for kind in ("play", "send", "response", "receive", "probe_discard")
+    }
 
 
 def open_prompt(screen: str, lang: str) -> str | None:
@@ -322,8 +441,12 @@ def play_until_over(pane: Pane, lang: str, timeout: float = 40.0) -> tuple[str, 
         answer(pane, kind, attempt)
         answers += 1
         before = screen
+
+        def changed(now: str, before: str = before) -> bool:
+            return now != before
+
         try:
-            screen = pane.wait_for(lambda s, before=before: s != before, timeout=2.0, poll=0.01)
+            screen = pane.wait_for(changed, timeout=2.0, poll=0.01)
             attempt = 0 if open_prompt(screen, lang) != kind else attempt + 1
         except AssertionError:
             attempt += 1

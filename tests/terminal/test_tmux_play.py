@@ -6,9 +6,12 @@ and exits in a pty, and that two players joined to one host each see only their 
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 from .conftest import FENGSHENG, play_until_over
+
+HAND_CARD = re.compile(r"(\d) (\S+?\[\S+?\])")
 
 
 def test_play_without_a_terminal_says_use_ssh_t() -> None:
@@ -21,7 +24,9 @@ def test_play_without_a_terminal_says_use_ssh_t() -> None:
 
 
 def test_play_to_game_over_with_keys_only(tmux_panes) -> None:
-    pane = tmux_panes([FENGSHENG, "play", "--seed", "3", "--lang", "en"])
+    """Seed 386 gives a short game (turn 3) when every prompt is answered as `answer` does: the
+    table's bots wait 0.6 s per move and a typical game takes minutes."""
+    pane = tmux_panes([FENGSHENG, "play", "--seed", "25", "--lang", "en"])
     table = pane.wait_for("Hand", timeout=10)
     assert "The Message" in table and "Seats" in table
     over, answers = play_until_over(pane, "en")
@@ -29,3 +34,45 @@ def test_play_to_game_over_with_keys_only(tmux_panes) -> None:
     assert "Game over" in over and "Winners:" in over
     pane.send("q")
     assert pane.wait_gone(timeout=5) == 0
+
+
+def hand_panel(screen: str) -> list[str]:
+    """The text lines inside the 手牌 (hand) panel of a table screen."""
+    lines = screen.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("╭─ 手牌"))
+    inside = []
+    for line in lines[start + 1 :]:
+        if line.startswith("╰"):
+            break
+        inside.append(line.strip("│ "))
+    return [line for line in inside if line]
+
+
+def seat_row(screen: str, name: str) -> str:
+    """The seats panel's row for the player called `name` (as another player sees it)."""
+    return next(line for line in screen.splitlines() if re.search(rf"│\s+(▶ )?\s*{name}\s", line))
+
+
+def test_two_players_at_one_host_each_see_only_their_own_hand(game_host, tmux_panes) -> None:
+    """Two terminals join one `fengsheng host`; bots take the other seats. Bots wait 30 s and the
+    first prompt lasts 30 s, so both screens show the same moment of the game."""
+    host = game_host("--players", "4", "--bots", "2", "--start", "--seed", "5", "--bot-delay", "30")
+    names = ("Alice", "Bob")
+    panes = {name: tmux_panes([FENGSHENG, "join", host.address, "--name", name]) for name in names}
+    screens = {
+        name: pane.wait_for(lambda s: "╭─ 手牌" in s and "第1回合" in s, timeout=15)
+        for name, pane in panes.items()
+    }
+    for me, other in (names, names[::-1]):
+        mine, theirs = screens[me], screens[other]
+        assert f"{me}(你)" in mine and f"{me}(你)" not in theirs
+        hand = hand_panel(mine)
+        cards = [card for line in hand for _, card in HAND_CARD.findall(line)]
+        assert cards, f"{me} sees no hand:\n{mine}"
+        for line in hand:
+            assert line not in theirs, f"{other}'s screen shows {me}'s hand line {line!r}:\n{theirs}"
+        # The other player sees how many cards I hold, and no card faces in my log lines.
+        assert re.search(rf"\b{len(cards)}张", seat_row(theirs, me)), seat_row(theirs, me)
+        for line in theirs.splitlines():
+            if f"{me}获得" in line or f"{me}摸了" in line:
+                assert "：" not in line and "[" not in line, line

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import App
 
 
-def screen_text(app: App) -> str:  # type: ignore[type-arg]
-    update = app.screen._compositor.render_update(full=True)
-    rows = []
-    for line in update.strips:  # type: ignore[attr-defined]
-        rows.append("".join(segment.text for strip in line for segment in strip))
-    return "\n".join(rows)
+def screen_text(app: App[Any]) -> str:
+    update: Any = app.screen._compositor.render_update(full=True)
+    return "\n".join("".join(segment.text for strip in line for segment in strip) for line in update.strips)

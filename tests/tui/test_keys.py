@@ -159,6 +159,7 @@ async def test_table_never_renders_another_seats_hand(table: LocalTable) -> None
                 break
             me = app.state.seat
             text = screen_text(app)
+            assert app.state.view is not None
             allowed = visible_faces(app.state.view, app.state.log)
             for seat in game.state.seats:
                 if seat.index == me:

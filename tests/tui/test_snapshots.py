@@ -20,12 +20,18 @@ from .states import ScriptedSession, play_until, update, welcome
 SIZES = [(80, 24), (120, 40)]
 
 
+@pytest.fixture(autouse=True)
+def fixed_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Help and settings print the keys file's path: make it the same on every run."""
+    monkeypatch.setenv("FENGSHENG_CONFIG", "/nonexistent/fengsheng/keys.toml")
+
+
 def frozen() -> float:
     return 1000.0
 
 
 def table_app(messages: list[dict[str, Any]], lang: str = "zh") -> FengshengApp:
-    return FengshengApp(ScriptedSession(messages), lang=lang, clock=frozen, keymap={})  # type: ignore[arg-type]
+    return FengshengApp(ScriptedSession(messages), lang=lang, clock=frozen, keymap={})
 
 
 def mid_game() -> list[dict[str, Any]]:

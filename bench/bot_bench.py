@@ -1,0 +1,125 @@
+"""Bot benchmark: decision time per level, and arenas between levels with 95% Wilson intervals.
+
+    .venv/bin/python bench/bot_bench.py            # 1,000 games per arena (several minutes)
+    .venv/bin/python bench/bot_bench.py --games 100 --json
+
+Arenas give each faction each level in alternate games (the harness reads the deal to seat the
+levels; the bots themselves only ever see their own projection). Decision time covers `observe`
+of the events since the seat's last decision plus `decide`, i.e. what a server waits for; it is
+given over every prompt and again over "real choices" (prompts with two or more options).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bots import make_bot  # noqa: E402
+from engine import Game, GameConfig  # noqa: E402
+from engine.selfplay import play  # noqa: E402
+from fengsheng_tui.commands.sim import rate  # noqa: E402
+
+ARENAS = [
+    ("normal vs random", 6, "3v3", "normal", "random"),
+    ("basic vs random", 6, "3v3", "basic", "random"),
+    ("normal vs basic", 6, "3v3", "normal", "basic"),
+    ("all normal, 4 novice", 4, "novice", "normal", "normal"),
+    ("all normal, 6 3v3", 6, "3v3", "normal", "normal"),
+]
+
+
+def run_arena(players: int, identities: str, first: str, second: str, games: int, seed0: int,
+              times: dict[str, list[float]]) -> dict[str, object]:
+    config = GameConfig(players=players, identities=identities)
+    wins = {first: 0, second: 0}
+    faction_wins = {"latent": 0, "military": 0}
+    turns = 0
+    for k in range(games):
+        seed = seed0 + k
+        dealt = [p.identity for p in Game.new(config, seed).state.seats]
+        latent, military = (first, second) if k % 2 == 0 else (second, first)
+        levels = [latent if i == "latent" else military for i in dealt]
+        game = timed_game(config, seed, levels, times)
+        turns += game.state.turn
+        if game.state.winners:
+            winner = dealt[game.state.winners[0]]
+            faction_wins[winner] += 1
+            if first != second:
+                wins[levels[game.state.winners[0]]] += 1
+    result: dict[str, object] = {
+        "games": games, "mean_turns": round(turns / games, 2),
+        "factions": {f: rate(w, games) for f, w in faction_wins.items()},
+    }
+    if first != second:
+        result["levels"] = {level: rate(w, games) for level, w in wins.items()}
+    return result
+
+
+def timed_game(config: GameConfig, seed: int, levels: list[str], times: dict[str, list[float]]) -> Game:
+    bots = [make_bot(level, seat, seed * 16 + seat) for seat, level in enumerate(levels)]
+    spent = [0.0] * len(levels)
+
+    def observe(seat: int, events: list[dict]) -> None:
+        start = time.perf_counter()
+        bots[seat].observe(events)
+        spent[seat] = time.perf_counter() - start
+
+    def decide(seat: int, view: dict) -> str:
+        start = time.perf_counter()
+        choice = bots[seat].decide(view)
+        took = spent[seat] + time.perf_counter() - start
+        times[levels[seat]].append(took)
+        if len(view["prompt"]["options"]) > 1:
+            times.setdefault(f"{levels[seat]}, real choices", []).append(took)
+        return choice
+
+    return play(config, seed, decide, check=False, observe=observe)
+
+
+def percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {"choices": len(ordered), "median_ms": round(statistics.median(ordered) * 1e3, 4),
+            "p99_ms": round(ordered[int(0.99 * (len(ordered) - 1))] * 1e3, 4),
+            "max_ms": round(ordered[-1] * 1e3, 3)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000, help="games per arena (default: 1000)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game of each arena")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    times: dict[str, list[float]] = {"random": [], "basic": [], "normal": []}
+    report: dict[str, object] = {}
+    for name, players, identities, first, second in ARENAS:
+        start = time.perf_counter()
+        report[name] = run_arena(players, identities, first, second, args.games, args.seed, times)
+        report[name]["seconds"] = round(time.perf_counter() - start, 1)  # type: ignore[index]
+        if not args.json:
+            print_arena(name, report[name])  # type: ignore[arg-type]
+    report["decision_time"] = {level: percentiles(t) for level, t in times.items() if t}
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=1))
+    else:
+        for level, t in report["decision_time"].items():  # type: ignore[attr-defined]
+            print(f"decision time {level}: median {t['median_ms']} ms, p99 {t['p99_ms']} ms, "
+                  f"max {t['max_ms']} ms over {t['choices']} choices")
+    return 0
+
+
+def print_arena(name: str, result: dict) -> None:
+    print(f"{name}: {result['games']} games, {result['mean_turns']} turns on average, {result['seconds']} s")
+    for group in ("levels", "factions"):
+        for key, r in result.get(group, {}).items():
+            low, high = r["ci95"]
+            print(f"  {key}: {r['rate']:.1%} (95% CI {low:.1%}–{high:.1%})")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

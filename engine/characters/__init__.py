@@ -1,0 +1,398 @@
+"""Characters (CHARACTERS.md): data from `data/characters.json` plus one module per character
+holding its skills and its secret task.
+
+The framework here is what the game driver calls: dealing and picking characters, offering
+active skills in windows, firing triggered skills on events, checking secret tasks, and settling
+a declared victory. A character module registers itself with `register(...)`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from .. import prompts as P
+from ..functions import OWN_PLAY, Target
+from ..state import CHARACTER_PICK, TURN_START, StackItem, Step
+from ..steps import continuation, step
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+MALE = "M"
+FEMALE = "F"
+BOTH = "both"
+
+
+@dataclass(frozen=True)
+class Active:
+    """A skill its owner uses by choice at some moments (an option in windows or the play phase).
+
+    `stack`: placed on the stack like a card (a "blue" skill), otherwise it resolves at once.
+    `counts_as`: the function card it counts as (警觉 counts as 识破), so that card's rule resolves it.
+    """
+
+    name: str
+    moments: frozenset[str]
+    targets: Callable[[Game, int, str], list[Target] | None]
+    resolve: Callable[[Game, StackItem], None] | None = None
+    flip: bool = False
+    stack: bool = False
+    counts_as: str | None = None
+
+
+@dataclass(frozen=True)
+class Triggered:
+    """A skill that answers an event. `when(game, owner, ctx)` says whether it may fire;
+    `targets(game, owner, ctx)` lists its choices (None: just "use it"); forced skills need no consent."""
+
+    name: str
+    event: str
+    when: Callable[[Game, int, dict[str, Any]], bool]
+    resolve: Callable[[Game, int, dict[str, Any], P.Option], None]
+    targets: Callable[[Game, int, dict[str, Any]], list[P.Option]] | None = None
+    flip: bool = False
+    forced: bool = False
+
+
+@dataclass(frozen=True)
+class Passive:
+    """A skill that bends a rule where the rule asks `game.has_skill(seat, name)`."""
+
+    name: str
+    flip: bool = False
+
+
+Skill = Active | Triggered | Passive
+
+
+@dataclass(frozen=True)
+class Character:
+    id: str
+    name: str
+    name_en: str
+    hidden: bool
+    gender: str
+    skill_names: tuple[str, ...]
+    task_zh: str | None
+    task_en: str | None
+    skills: tuple[Skill, ...] = ()
+    task: Callable[[Game, int], bool] | None = None  # a neutral's secret task, checked at every step
+    task_at: str | None = None  # "death" / "declaring": a task judged only at that moment
+    implemented: bool = False
+
+
+@dataclass
+class _Registry:
+    characters: dict[str, Character] = field(default_factory=dict)
+
+
+_REGISTRY = _Registry()
+
+
+@cache
+def _data() -> dict[str, dict[str, Any]]:
+    text = resources.files("engine").joinpath("data/characters.json").read_text(encoding="utf-8")
+    return {c["id"]: c for c in json.loads(text)["characters"] if c["set"] == "base"}
+
+
+def register(cid: str, skills: tuple[Skill, ...], task: Callable[[Game, int], bool] | None = None,
+             task_at: str | None = None) -> Character:
+    d = _data()[cid]
+    character = Character(
+        id=cid, name=d["name_zh"], name_en=d["name_en"], hidden=bool(d["hidden"]),
+        gender=BOTH if cid == "xiaobai" else d["gender"],
+        skill_names=tuple(s["name_zh"] for s in d["skills"]),
+        task_zh=(d["secret_task"] or {}).get("summary_zh"), task_en=(d["secret_task"] or {}).get("summary_en"),
+        skills=skills, task=task, task_at=task_at, implemented=True,
+    )
+    assert {s.name for s in skills} == set(character.skill_names), f"{cid}: skills do not match the data"
+    _REGISTRY.characters[cid] = character
+    return character
+
+
+def roster() -> dict[str, Character]:
+    """Every base character that is implemented, by id (the deck the pick is dealt from)."""
+    _load_all()
+    return dict(_REGISTRY.characters)
+
+
+def character_of(game: Game, seat: int) -> Character | None:
+    cid = game.state.seats[seat].character
+    return None if cid is None else _REGISTRY.characters[cid]
+
+
+def gender(game: Game, seat: int) -> str | None:
+    """A face-down character has no gender (RULES.md §1.2)."""
+    c = character_of(game, seat)
+    if c is None or not game.state.seats[seat].face_up:
+        return None
+    return c.gender
+
+
+def is_female(game: Game, seat: int) -> bool:
+    return gender(game, seat) in (FEMALE, BOTH)
+
+
+def is_male(game: Game, seat: int) -> bool:
+    return gender(game, seat) in (MALE, BOTH)
+
+
+def usable(game: Game, seat: int, skill: Skill) -> bool:
+    """Face-up: every skill works; face-down: only the skills that flip the card (RULES.md §1.2)."""
+    player = game.state.seats[seat]
+    return player.in_game and (player.face_up or skill.flip)
+
+
+def has_skill(game: Game, seat: int, name: str) -> bool:
+    c = character_of(game, seat)
+    if c is None:
+        return False
+    return any(s.name == name and usable(game, seat, s) for s in c.skills)
+
+
+# ---------------------------------------------------------------------- flipping and covering
+
+def flip_up(game: Game, seat: int) -> None:
+    player = game.state.seats[seat]
+    if not player.face_up:
+        player.face_up = True
+        game.log("character_flipped", seat=seat, character=player.character)
+
+
+def cover(game: Game, seat: int) -> None:
+    """盖伏: face-down again; no gender and no skills but its flip skills."""
+    player = game.state.seats[seat]
+    if player.face_up:
+        player.face_up = False
+        game.log("character_covered", seat=seat)
+
+
+# ---------------------------------------------------------------------- picking (RULES.md §3.2)
+
+def deal_choices(game: Game) -> None:
+    s = game.state
+    ids = sorted(roster())
+    s.rng.shuffle(ids)
+    per_seat = s.config.character_choices
+    if per_seat * len(s.seats) > len(ids):
+        per_seat = len(ids) // len(s.seats)
+    for seat in s.seats:
+        seat.character_choices = [ids.pop() for _ in range(per_seat)]
+        game.log("character_choices", {"characters": list(seat.character_choices)}, seen_by=(seat.index,),
+                 seat=seat.index, count=per_seat)
+    s.node = CHARACTER_PICK
+    for seat in s.seats:
+        options = [P.option("pick", name=cid) for cid in seat.character_choices]
+        game._ask(seat.index, P.CHARACTER_PICK, options, options[0].id)
+
+
+def picked(game: Game, seat: int, opt: P.Option) -> None:
+    s = game.state
+    assert opt.name is not None
+    s.seats[seat].character = opt.name
+    game.log("character_picked", {"character": opt.name}, seen_by=(seat,), seat=seat)
+    if game.prompts:
+        return
+    assign(game, [p.character or "" for p in s.seats])
+    for p in s.seats:
+        p.character_choices = []
+    game.deal()
+    s.node = TURN_START
+
+
+def assign(game: Game, ids: list[str]) -> None:
+    """Every seat's character goes on the table: open ones face-up, hidden ones face-down."""
+    for seat, cid in zip(game.state.seats, ids, strict=True):
+        c = roster()[cid]
+        seat.character = cid
+        seat.face_up = not c.hidden
+        public = {"character": cid} if seat.face_up else {}
+        game.log("character", {"character": cid}, seen_by=(seat.index,), seat=seat.index,
+                 face_up=seat.face_up, **public)
+
+
+# ---------------------------------------------------------------------- active skills
+
+def may_act(game: Game, seat: int) -> bool:
+    """Public facts only: a face-down character might hold a skill; a face-up one shows its skills."""
+    c = character_of(game, seat)
+    if c is None:
+        return False
+    if not game.state.seats[seat].face_up:
+        return True
+    return any(isinstance(s, Active) for s in c.skills)
+
+
+def skill_options(game: Game, seat: int, moment: str) -> list[P.Option]:
+    c = character_of(game, seat)
+    if c is None:
+        return []
+    options = []
+    for skill in c.skills:
+        if isinstance(skill, Active) and moment in skill.moments and usable(game, seat, skill):
+            for target_seat, target_card in skill.targets(game, seat, moment) or ():
+                options.append(P.option("skill", None, target_seat, target_card, name=skill.name))
+    return options
+
+
+def card_functions(game: Game, seat: int, card: int) -> list[str]:
+    """Extra functions a card may be used as ("use card X as card Y": 亮剑, 预谋, 换日)."""
+    extra: list[str] = []
+    for fn in _AS_FUNCTIONS:
+        extra.extend(fn(game, seat, card))
+    return extra
+
+
+_AS_FUNCTIONS: list[Callable[[Game, int, int], list[str]]] = []
+
+
+def card_as(fn: Callable[[Game, int, int], list[str]]) -> Callable[[Game, int, int], list[str]]:
+    _AS_FUNCTIONS.append(fn)
+    return fn
+
+
+def use_skill(game: Game, seat: int, opt: P.Option, moment: str) -> None:
+    """A seat chose an active skill option (in a window or its play phase)."""
+    skill = _skill(game, seat, opt.name)
+    assert isinstance(skill, Active)
+    if skill.flip:
+        flip_up(game, seat)
+    game.log("skill_used", seat=seat, skill=skill.name, target=opt.target_seat)
+    item = StackItem(-1, seat, skill.counts_as or skill.name, opt.target_seat, opt.target_card, skill=skill.name)
+    if skill.stack or skill.counts_as:
+        game.push_item(item, moment if moment != OWN_PLAY else "play", seat)
+    else:
+        game.prompts.clear()
+        game.push("skill.reopen", seat, moment=moment)
+        assert skill.resolve is not None
+        skill.resolve(game, item)
+
+
+@step("skill.reopen")
+def _reopen(game: Game, st: Step) -> None:
+    """After an immediate skill, the moment it was used in goes on: the same window opens afresh."""
+    s = game.state
+    if game.over:
+        return
+    w = s.window
+    if st.data["moment"] != OWN_PLAY and w is not None:
+        game._open_window(w.step, st.seat if st.seat is not None else w.last_actor, acted=True)
+
+
+def resolve_skill(game: Game, item: StackItem) -> None:
+    skill = _skill(game, item.user, item.skill)
+    assert isinstance(skill, Active) and skill.resolve is not None
+    skill.resolve(game, item)
+
+
+def _skill(game: Game, seat: int, name: str | None) -> Skill:
+    c = character_of(game, seat)
+    assert c is not None
+    for s in c.skills:
+        if s.name == name:
+            return s
+    raise KeyError(name)
+
+
+# ---------------------------------------------------------------------- triggered skills
+
+def fire(game: Game, event: str, ctx: dict[str, Any]) -> None:
+    """Queue an offer for each triggered skill answering `event`, first in 顺位 from the current player."""
+    offers = []
+    for seat in game.order_from(game.state.current):
+        c = character_of(game, seat)
+        if c is None:
+            continue
+        for skill in c.skills:
+            if isinstance(skill, Triggered) and skill.event == event and usable(game, seat, skill) \
+                    and skill.when(game, seat, ctx):
+                offers.append((seat, skill.name))
+    for seat, name in reversed(offers):
+        game.push("skill.offer", seat, skill=name, ctx=ctx)
+
+
+@step("skill.offer")
+def _offer(game: Game, st: Step) -> None:
+    seat = st.seat
+    assert seat is not None
+    if game.over or not game.state.seats[seat].in_game:
+        return
+    skill = _skill(game, seat, st.data["skill"])
+    assert isinstance(skill, Triggered)
+    ctx = st.data["ctx"]
+    if not usable(game, seat, skill) or not skill.when(game, seat, ctx):
+        return
+    choices = skill.targets(game, seat, ctx) if skill.targets is not None else [P.option("use", name=skill.name)]
+    if not choices:
+        return
+    if skill.forced:
+        _use_triggered(game, seat, skill, ctx, choices[0])
+        return
+    decline = P.option("decline", name=skill.name)
+    game.ask(seat, P.SKILL, [decline, *choices], decline.id, then="skill.offer", skill=skill.name, ctx=ctx)
+
+
+@continuation("skill.offer")
+def _offer_answered(game: Game, st: Step, opt: P.Option) -> None:
+    if opt.verb == "decline":
+        return
+    assert st.seat is not None
+    skill = _skill(game, st.seat, st.data["skill"])
+    assert isinstance(skill, Triggered)
+    _use_triggered(game, st.seat, skill, st.data["ctx"], opt)
+
+
+def _use_triggered(game: Game, seat: int, skill: Triggered, ctx: dict[str, Any], opt: P.Option) -> None:
+    if skill.flip:
+        flip_up(game, seat)
+    game.log("skill_used", seat=seat, skill=skill.name, target=opt.target_seat)
+    skill.resolve(game, seat, ctx, opt)
+
+
+# ---------------------------------------------------------------------- secret tasks and victory
+
+def check_tasks(game: Game) -> bool:
+    """A neutral whose secret task is complete declares victory (RULES.md §8.3). True if one did."""
+    s = game.state
+    for seat in game.order_from(s.current):
+        player = s.seats[seat]
+        c = character_of(game, seat)
+        if not player.in_game or player.identity != "neutral" or c is None or c.task is None or c.task_at:
+            continue
+        if c.task(game, seat):
+            game.log("task_completed", seat=seat, character=c.id)
+            game.declare(seat, [seat], "secret_task")
+            return True
+    return False
+
+
+def settle_victory(game: Game, declaring: dict[str, Any]) -> None:
+    """Tasks judged at a declaration look at the declarer only (CHARACTERS.md notes)."""
+    for seat in game.order_from(game.state.current):
+        player = game.state.seats[seat]
+        c = character_of(game, seat)
+        if player.identity != "neutral" or c is None or c.task is None or c.task_at != "declaring":
+            continue
+        if c.task(game, seat) and seat not in declaring["winners"]:
+            declaring.setdefault("task_winners", []).append(seat)
+            declaring["winners"].append(seat)
+
+
+_LOADED = False
+
+
+def _load_all() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")

@@ -1,0 +1,47 @@
+"""The non-Textual parts: the keys file, sentences for every event kind, the no-tty refusal."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from fengsheng_tui.i18n import EVENTS, Words
+from fengsheng_tui.keys import TABLE_KEYS, load_keymap
+
+from .states import play_until
+
+
+def test_keys_file_remaps_by_binding_id(tmp_path: Path) -> None:
+    path = tmp_path / "keys.toml"
+    path.write_text('[keys]\npass = "p"\nconfirm = "enter,y"\n', encoding="utf-8")
+    assert load_keymap(path) == {"pass": "p", "confirm": "enter,y"}
+    assert {"pass", "confirm"} <= {spec.id for spec in TABLE_KEYS}
+    path.write_text("not toml [", encoding="utf-8")
+    assert load_keymap(path) == {}
+
+
+def test_no_table_key_needs_ctrl() -> None:
+    assert not [s for s in TABLE_KEYS if "ctrl" in s.keys]
+
+
+def test_every_logged_event_has_a_sentence_in_both_languages() -> None:
+    kinds = set()
+    for seed in (3, 5, 8):
+        game = play_until(seed, lambda g: False)
+        kinds |= {e.kind for e in game.events}
+        for lang in ("zh", "en"):
+            words = Words(lang)
+            seats = [{"name": p.name} for p in game.state.seats]
+            for e in game.events:
+                line = words.event(e.project(0), seats, 0)
+                assert line != e.kind and line != f"probe_answer_{e.project(0).get('answer')}", (lang, line)
+    assert {k.removeprefix("probe_answer_") for k in EVENTS["en"]} >= kinds - {"probe_answer"}
+    assert set(EVENTS["zh"]) == set(EVENTS["en"])
+
+
+def test_play_without_a_tty_says_use_ssh_t() -> None:
+    result = subprocess.run([sys.executable, "-m", "fengsheng_tui.cli", "play"], stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "ssh -t" in result.stderr
