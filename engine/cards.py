@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 # Function names, as printed on the cards.
 LOCK = "锁定"
@@ -74,9 +75,9 @@ IDENTITY_BY_NAME = {"潜伏战线": "latent", "军情处": "military", "打酱�
 
 
 @cache
-def deck_data() -> dict:  # type: ignore[type-arg]
+def deck_data() -> dict[str, Any]:
     text = resources.files("engine").joinpath("data/deck.json").read_text(encoding="utf-8")
-    data: dict = json.loads(text)  # type: ignore[type-arg]
+    data: dict[str, Any] = json.loads(text)
     return data
 
 

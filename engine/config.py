@@ -62,6 +62,11 @@ class GameConfig:
             raise ConfigError("character_choices must be 2 or 3")
         if self.probe_draw not in (1, 2):
             raise ConfigError("probe_draw must be 1 or 2")
+        if self.characters:
+            from .characters import roster
+
+            if len(roster()) < 2 * self.players:
+                raise ConfigError(f"only {len(roster())} characters are implemented: not enough for {self.players} seats")
         neutral = self.identity_counts()[2]
         if neutral and not self.characters:
             raise ConfigError(

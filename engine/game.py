@@ -658,7 +658,11 @@ class Game:
         s = self.state
         s.dying.discard(seat)
         if s.seats[seat].in_game and self.colour_count(seat, BLACK) >= 3:
+            winner = characters.death_task_winner(self, seat) if s.config.characters else None
             self._leave(seat, died=True)
+            if winner is not None:
+                self.log("task_completed", seat=winner, character=s.seats[winner].character)
+                self.declare(winner, [winner], "secret_task")
         elif s.seats[seat].in_game:
             self.log("saved", seat=seat)
 

@@ -6,6 +6,7 @@ as counts: a face-down card carries no id, so no seat can follow it across the t
 
 from __future__ import annotations
 
+from . import characters
 from .cards import COLOURS
 from .game import Game
 from .prompts import Prompt
@@ -55,6 +56,7 @@ def view(game: Game, seat: int | None) -> dict[str, object]:
             "identity": p.identity if (p.revealed or p.index == seat) else None,
             "locked": p.index in s.locked,
             "skipped": s.message is not None and p.index in s.message.skipped,
+            "character": _character(game, p.index, seat),
         })
     me = s.seats[seat] if seat is not None else None
     prompt = game.prompts.get(seat) if seat is not None else None
@@ -72,6 +74,8 @@ def view(game: Game, seat: int | None) -> dict[str, object]:
         "seats": seats,
         "hand": [deck[c].face() for c in me.hand] if me is not None else [],
         "identity": me.identity if me is not None else None,
+        "character_choices": list(me.character_choices) if me is not None else [],
+        "task": _task(game, seat),
         "message": _message(game, seat),
         "stack": [_stack_item(game, item, seat) for item in s.stack],
         "window": None if w is None else {
@@ -133,3 +137,25 @@ def _stack_item(game: Game, item: StackItem, seat: int | None) -> dict[str, obje
 def events_for(game: Game, seat: int | None, since: int = 0) -> list[dict[str, object]]:
     """The event log from `since` on, as `seat` may see it."""
     return [e.project(seat) for e in game.events[since:]]
+
+
+def _character(game: Game, index: int, seat: int | None) -> dict[str, object] | None:
+    """A face-down character shows only that it is face-down, except to its owner."""
+    p = game.state.seats[index]
+    if p.character is None:
+        return None
+    if not (p.face_up or p.revealed or index == seat):
+        return {"face_up": False}
+    c = characters.roster()[p.character]
+    return {"id": c.id, "name": c.name, "name_en": c.name_en, "face_up": p.face_up,
+            "gender": characters.gender(game, index), "skills": list(c.skill_names)}
+
+
+def _task(game: Game, seat: int | None) -> dict[str, object] | None:
+    """The secret task is its owner's alone to see."""
+    if seat is None:
+        return None
+    c = characters.character_of(game, seat)
+    if c is None:
+        return None
+    return {"zh": c.task_zh, "en": c.task_en}

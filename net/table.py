@@ -220,6 +220,7 @@ class Table:
             self._inbox.clear()
             try:
                 self._step(batch)
+                await self._flush()
             except Exception:
                 log.exception("%s: internal error while handling %d items", self.name, len(batch))
             await asyncio.sleep(0)
@@ -256,15 +257,18 @@ class Table:
             for _, _, session, msg in sorted(keyed, key=lambda k: (k[0], k[1])):
                 self._human_choice(session, msg)
         self._run_clock()
-        self._flush()
 
-    def _flush(self) -> None:
-        """Make the journal durable, then tell every connection what changed."""
+    async def _flush(self) -> None:
+        """Make the journal durable, then tell every connection what changed.
+
+        The fsync runs in a thread so one table's disk wait never stalls the other tables;
+        messages arriving meanwhile wait in the inbox and form the next batch.
+        """
         if not self._dirty:
             return
         self._dirty = False
         if self.journal is not None:
-            self.journal.sync()
+            await asyncio.to_thread(self.journal.sync)
         for session in list(self.sessions):
             for frame in self.frames_for(session):
                 session.send(frame)

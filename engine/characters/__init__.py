@@ -69,6 +69,10 @@ class Passive:
 
 Skill = Active | Triggered | Passive
 
+# A secret task: (game, owner, ctx) -> done? ctx is {} after a step, {"victim", "killer"} at a
+# death (before the victim's cards are discarded), {"declarer"} at a victory declaration.
+Task = Callable[["Game", int, dict[str, Any]], bool]
+
 
 @dataclass(frozen=True)
 class Character:
@@ -81,8 +85,8 @@ class Character:
     task_zh: str | None
     task_en: str | None
     skills: tuple[Skill, ...] = ()
-    task: Callable[[Game, int], bool] | None = None  # a neutral's secret task, checked at every step
-    task_at: str | None = None  # "death" / "declaring": a task judged only at that moment
+    task: Task | None = None  # a neutral's secret task
+    task_at: str | None = None  # None: checked after every step; "death" / "declaring": only then
     implemented: bool = False
 
 
@@ -100,8 +104,7 @@ def _data() -> dict[str, dict[str, Any]]:
     return {c["id"]: c for c in json.loads(text)["characters"] if c["set"] == "base"}
 
 
-def register(cid: str, skills: tuple[Skill, ...], task: Callable[[Game, int], bool] | None = None,
-             task_at: str | None = None) -> Character:
+def register(cid: str, skills: tuple[Skill, ...], task: Task | None = None, task_at: str | None = None) -> Character:
     d = _data()[cid]
     character = Character(
         id=cid, name=d["name_zh"], name_en=d["name_en"], hidden=bool(d["hidden"]),
@@ -364,11 +367,26 @@ def check_tasks(game: Game) -> bool:
         c = character_of(game, seat)
         if not player.in_game or player.identity != "neutral" or c is None or c.task is None or c.task_at:
             continue
-        if c.task(game, seat):
+        if c.task(game, seat, {}):
             game.log("task_completed", seat=seat, character=c.id)
             game.declare(seat, [seat], "secret_task")
             return True
     return False
+
+
+def death_task_winner(game: Game, victim: int) -> int | None:
+    """A task judged at a death (the victim's own, or a killer's: RULES.md §8.1 [DECISION] killer)."""
+    s = game.state
+    killer = s.seats[victim].last_black_by
+    ctx = {"victim": victim, "killer": None if killer == victim else killer}
+    for seat in game.order_from(s.current):
+        player = s.seats[seat]
+        c = character_of(game, seat)
+        if player.identity != "neutral" or c is None or c.task is None or c.task_at != "death":
+            continue
+        if (player.in_game or seat == victim) and c.task(game, seat, ctx):
+            return seat
+    return None
 
 
 def settle_victory(game: Game, declaring: dict[str, Any]) -> None:
@@ -378,7 +396,7 @@ def settle_victory(game: Game, declaring: dict[str, Any]) -> None:
         c = character_of(game, seat)
         if player.identity != "neutral" or c is None or c.task is None or c.task_at != "declaring":
             continue
-        if c.task(game, seat) and seat not in declaring["winners"]:
+        if c.task(game, seat, {"declarer": declaring["declarer"]}) and seat not in declaring["winners"]:
             declaring.setdefault("task_winners", []).append(seat)
             declaring["winners"].append(seat)
 

@@ -24,3 +24,4 @@ def resolve(game: Game, item: StackItem) -> None:
         return
     m.seen_by.add(item.user)
     game.log("decrypted", {"card": game.face(m.card)}, seen_by=(item.user,), seat=item.user)
+    game.fire("decrypted", user=item.user)
