@@ -47,7 +47,9 @@ class GameConfig:
     def identity_counts(self) -> tuple[int, int, int]:
         return identity_options(self.players)[self.identities]
 
-    def validate(self) -> None:
+    def validate(self, deal_characters: bool = True) -> None:
+        """`deal_characters=False` when a fixed setup names every seat's character (scenarios), so the
+        roster need not be large enough to deal choices from."""
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ConfigError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {self.players}")
         options = identity_options(self.players)
@@ -62,7 +64,7 @@ class GameConfig:
             raise ConfigError("character_choices must be 2 or 3")
         if self.probe_draw not in (1, 2):
             raise ConfigError("probe_draw must be 1 or 2")
-        if self.characters:
+        if self.characters and deal_characters:
             from .characters import roster
 
             if len(roster()) < 2 * self.players:

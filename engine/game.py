@@ -66,6 +66,7 @@ class Setup:
     discard: Sequence[int] = ()
     pile_only: bool = False
     characters: Sequence[str] = ()  # a character id per seat, when playing with characters
+    face_up: Sequence[bool] = ()  # per seat: overrides the character's usual side (hidden ones face-down)
 
 
 class Game:
@@ -94,7 +95,7 @@ class Game:
 
     @classmethod
     def new(cls, config: GameConfig, seed: int, setup: Setup | None = None) -> Game:
-        config.validate()
+        config.validate(deal_characters=setup is None or not setup.characters)
         names = config.names or tuple(f"P{i + 1}" for i in range(config.players))
         seats = [Seat(i, names[i], "") for i in range(config.players)]
         state = GameState(config=config, seed=seed, rng=random.Random(seed), seats=seats, pile=[])
@@ -140,7 +141,7 @@ class Game:
             seat.hand = hands[seat.index]
             seat.messages = messages[seat.index]
         if setup.characters:
-            characters.assign(self, list(setup.characters))
+            characters.assign(self, list(setup.characters), list(setup.face_up))
         self._log_deal()
 
     def _log_deal(self) -> None:
@@ -302,6 +303,7 @@ class Game:
     def _draw(self) -> bool:
         self.draw(self.state.current, DRAW_COUNT)
         self.state.node = PLAY
+        self.fire("draw_phase", seat=self.state.current)
         return False
 
     def _play(self) -> bool:
@@ -512,11 +514,11 @@ class Game:
         self.fire("played", user=item.user, function=item.function, target=item.target_seat, skill=item.skill)
 
     def _target_card_face(self, item: StackItem) -> dict[str, object] | None:
-        if item.target_card is None:
-            return None
         if item.function == SEE_THROUGH:
             below = self.state.stack[-2] if len(self.state.stack) > 1 else None
             return None if below is None else self.public_face(below)
+        if item.target_card is None:
+            return None
         return self.face(item.target_card)
 
     def _open_window(self, step: str, last_actor: int, acted: bool = False) -> None:
@@ -609,6 +611,8 @@ class Game:
         cards = self.take_from_pile(n)
         self.state.seats[seat].hand.extend(cards)
         self.log("drew", {"cards": [self.face(c) for c in cards]}, seen_by=(seat,), seat=seat, count=len(cards))
+        if self.state.config.characters:
+            self.push("check_end")  # secret tasks about the hand (贝雷帽, 老金, 怪盗九九) are met by drawing
 
     def obtain(self, seat: int, card: int, by: int | None, received: bool = False) -> None:
         """A message lands face-up in front of `seat`; deaths and victory are checked right after."""
@@ -618,7 +622,7 @@ class Game:
             player.last_black_by = by
         self.log("received" if received else "obtained", seat=seat, card=self.face(card), by=by)
         self.push("check_end")
-        self.fire("obtained", seat=seat, card=card, by=by)
+        self.fire("obtained", seat=seat, card=card, by=by, sent=received)
 
     def check_end(self) -> None:
         """Deaths first, then victory (RULES.md §8.3 [DECISION]); the first in 顺位 declares.

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import characters as chars
 from . import prompts as P
 from .cards import (
     BLACK,
@@ -34,11 +35,13 @@ IDENTITY_WORDS = {**IDENTITY_BY_NAME, **{i: i for i in IDENTITIES}}
 YES_WORDS = {"draw": "draw", "discard": "discard"}
 WILDCARDS = ("*", "any")
 
-ACTIONS = ("play", "send", "pass", "end", "receive", "discard", "all_pass", "settle", "expect")
-STEP_KEYS = frozenset(ACTIONS) | {"seat", "target", "message", "expect_refused", "note"}
+ACTIONS = ("play", "send", "pass", "end", "receive", "discard", "skill", "decline", "choose", "all_pass",
+           "settle", "expect")
+STEP_KEYS = frozenset(ACTIONS) | {"seat", "target", "message", "card", "as", "expect_refused", "note"}
 SCENARIO_KEYS = frozenset({
     "name", "cites", "description", "identities", "players", "config", "deck", "probe_draw",
     "dead_share_win", "seed", "first", "hands", "messages", "pile", "discard", "pile_only", "steps", "expect",
+    "characters", "face_up", "face_down",
 })
 
 
@@ -198,9 +201,10 @@ def build_game(data: Mapping[str, Any]) -> Game:
         deck=str(data.get("deck", "resolved")),
         probe_draw=int(data.get("probe_draw", 2)),
         dead_share_win=bool(data.get("dead_share_win", True)),
+        characters=bool(data.get("characters")),
     )
     try:
-        config.validate()
+        config.validate(deal_characters=False)
     except ConfigError as exc:
         raise ScenarioError(str(exc)) from exc
     deck = build_deck(config.deck)
@@ -217,15 +221,44 @@ def build_game(data: Mapping[str, Any]) -> Game:
     first = int(data.get("first", 0))
     if not 0 <= first < players:
         raise ScenarioError(f"first = {first} is not a seat")
-    setup = Setup(identities, hand_ids, pile_ids, first, message_ids, discard_ids, bool(data.get("pile_only", False)))
+    character_ids, face_up = _characters(data, players)
+    setup = Setup(identities, hand_ids, pile_ids, first, message_ids, discard_ids, bool(data.get("pile_only", False)),
+                  characters=character_ids, face_up=face_up)
     return Game.new(config, int(data.get("seed", 0)), setup)
+
+
+def _characters(data: Mapping[str, Any], players: int) -> tuple[list[str], list[bool]]:
+    """The `characters` key (an id or Chinese name per seat) and the face-up/face-down overrides."""
+    raw = data.get("characters")
+    if raw is None:
+        if "face_up" in data or "face_down" in data:
+            raise ScenarioError("'face_up' / 'face_down' need 'characters'")
+        return [], []
+    if not isinstance(raw, list) or len(raw) != players:
+        raise ScenarioError(f"'characters' must list one character per seat ({players})")
+    known = chars.roster()
+    by_name = {c.name: cid for cid, c in known.items()}
+    ids = []
+    for name in raw:
+        cid = name if name in known else by_name.get(name)
+        if cid is None:
+            raise ScenarioError(f"character {name!r} is not implemented; implemented: {', '.join(sorted(known))}")
+        ids.append(cid)
+    face_up = [not known[cid].hidden for cid in ids]
+    for key, side in (("face_up", True), ("face_down", False)):
+        seats = data.get(key, [])
+        if not isinstance(seats, list) or not all(isinstance(x, int) and 0 <= x < players for x in seats):
+            raise ScenarioError(f"'{key}' must list seat numbers")
+        for seat in seats:
+            face_up[seat] = side
+    return ids, face_up
 
 
 # ----------------------------------------------------------------------------- steps
 
 
 def describe(game: Game, opt: Option) -> str:
-    text = opt.verb
+    text = opt.verb if opt.name is None else f"{opt.verb} {opt.name}"
     if opt.card is not None:
         text += " " + card_name(game.card(opt.card))
     if opt.target_seat is not None:
@@ -245,8 +278,14 @@ def _step_text(step: Mapping[str, Any]) -> str:
     return "{" + ", ".join(f"{k}={v!r}" for k, v in step.items()) + "}"
 
 
-def _wanted(step: Mapping[str, Any]) -> tuple[str, CardSpec | None]:
-    """The option verb a step asks for, and the card it names."""
+def _wanted(step: Mapping[str, Any]) -> tuple[str | None, CardSpec | None]:
+    """The option verb a step asks for (None: any but decline, for `skill`), and the card it names."""
+    if "skill" in step:
+        return step.get("choose"), CardSpec.parse(step["card"]) if "card" in step else None
+    if "decline" in step:
+        return "decline", None
+    if "choose" in step:
+        return str(step["choose"]), CardSpec.parse(step["card"]) if "card" in step else None
     if "play" in step:
         return "play", CardSpec.parse(step["play"])
     if "send" in step:
@@ -262,8 +301,23 @@ def _wanted(step: Mapping[str, Any]) -> tuple[str, CardSpec | None]:
     raise ScenarioError(f"step {_step_text(step)} names no action; use one of {', '.join(ACTIONS)}")
 
 
+def _option_name(step: Mapping[str, Any]) -> tuple[bool, str | None]:
+    """Whether the step constrains the option's name, and to what: a skill's name, or the function a
+    card is played as (`as`; a card played as itself carries no name)."""
+    if "skill" in step:
+        return True, str(step["skill"])
+    if "decline" in step:
+        return True, str(step["decline"])
+    if "play" in step:
+        spec = CardSpec.parse(step["play"])
+        wanted = step.get("as")
+        return True, None if wanted is None or wanted == spec.function else str(wanted)
+    return False, None
+
+
 def _matching(game: Game, seat: int, step: Mapping[str, Any]) -> list[Option]:
     verb, spec = _wanted(step)
+    named, name = _option_name(step)
     target = step.get("target")
     message = CardSpec.parse(step["message"]) if "message" in step else None
     prompt = game.prompts.get(seat)
@@ -271,7 +325,11 @@ def _matching(game: Game, seat: int, step: Mapping[str, Any]) -> list[Option]:
         return []
     found = []
     for opt in prompt.options:
-        if opt.verb != verb:
+        if verb is None and opt.verb == "decline":
+            continue
+        if verb is not None and opt.verb != verb:
+            continue
+        if named and opt.name != name:
             continue
         if spec is not None and (opt.card is None or not spec.matches(game.card(opt.card))):
             continue
@@ -292,7 +350,7 @@ def _choose_step(game: Game, step: Mapping[str, Any]) -> None:
     if not found:
         legal = "; ".join(describe(game, o) for o in prompt.options)
         raise StepFailed(f"no legal option of seat {seat}'s {prompt.kind} prompt matches; legal: {legal}")
-    meanings = {(o.verb, o.card and _face_key(game.card(o.card)), o.target_seat,
+    meanings = {(o.verb, o.name, o.card and _face_key(game.card(o.card)), o.target_seat,
                  o.target_card and _face_key(game.card(o.target_card))) for o in found}
     if len(meanings) > 1:
         raise StepFailed(f"ambiguous, it matches: {'; '.join(describe(game, o) for o in found)}")
@@ -306,7 +364,12 @@ def _refused_step(game: Game, step: Mapping[str, Any]) -> None:
     """Assert the choice is not offered; the seat must hold the card, or the refusal proves nothing."""
     seat = _seat_of(step)
     _, spec = _wanted(step)
-    if spec is not None and not any(spec.matches(game.card(c)) for c in game.state.seats[seat].hand):
+    if "skill" in step:
+        c = chars.character_of(game, seat)
+        if c is None or step["skill"] not in c.skill_names:
+            raise StepFailed(f"seat {seat}'s character has no skill {step['skill']}, so its refusal proves nothing")
+        spec = None
+    if spec is not None and "card" not in step and not any(spec.matches(game.card(c)) for c in game.state.seats[seat].hand):
         hand = ", ".join(card_name(game.card(c)) for c in game.state.seats[seat].hand) or "nothing"
         raise StepFailed(f"seat {seat} holds no {spec.text} (hand: {hand}), so its refusal proves nothing")
     found = _matching(game, seat, step)
@@ -507,6 +570,20 @@ def _prompt(game: Game, value: object) -> str | None:
         return f"seat {value['seat']} has no open prompt (open: {_open_prompts(game)})"
     if "kind" in value and prompt.kind != value["kind"]:
         return f"seat {value['seat']} is asked {prompt.kind!r}, expected {value['kind']!r}"
+    if "skill" in value and not any(o.name == value["skill"] for o in prompt.options):
+        offered = "; ".join(describe(game, o) for o in prompt.options)
+        return f"seat {value['seat']} is not offered {value['skill']} (options: {offered})"
+    return None
+
+
+def _face_up(game: Game, value: object) -> str | None:
+    """A list: exactly these seats show their character; a table: seat = true/false."""
+    if isinstance(value, list):
+        have = [p.index for p in game.state.seats if p.character is not None and p.face_up]
+        return None if sorted(value) == have else f"face-up seats are {have}, expected {sorted(value)}"
+    for seat, up in _seat_map(value, "face_up").items():
+        if game.state.seats[seat].face_up != up:
+            return f"seat {seat} is face-{'up' if game.state.seats[seat].face_up else 'down'}, expected otherwise"
     return None
 
 
@@ -552,6 +629,8 @@ CHECKS: dict[str, Callable[[Game, object], str | None]] = {
     "prompt": _prompt,
     "no_prompt": _no_prompt,
     "message": _message,
+    "face_up": _face_up,
+    "characters": _scalar(lambda g: [p.character for p in g.state.seats]),
 }
 
 

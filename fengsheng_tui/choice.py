@@ -2,6 +2,10 @@
 
 Plain data, no Textual: the table screen holds one `Chooser` and asks it what a key means.
 Every method returns an option id to send, or None (and leaves a hint in `note`).
+
+Three ways to reach an option: a digit picks a hand card (its options become the choices);
+`u` picks an active skill (each press the next skill; its options become the choices); and a
+prompt that is a plain list (a skill's question, a character pick) offers all its options at once.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from typing import Any
 from .i18n import Words
 
 PASS_VERBS = ("pass", "end", "decline")
+LIST_KINDS = ("skill", "character_pick")
 
 
 class Chooser:
@@ -18,6 +23,7 @@ class Chooser:
         self.prompt: dict[str, Any] | None = None
         self.hand: list[dict[str, Any]] = []
         self.selected: int | None = None  # card id
+        self.skill: str | None = None  # active skill chosen with `u`
         self.target = 0
         self.note: str | None = None
         self.sent_for: int | None = None  # prompt id already answered, awaiting the next update
@@ -29,12 +35,15 @@ class Chooser:
         self.hand = hand
         if not same:
             self.selected = None
+            self.skill = None
             self.target = 0
             self.note = None
         if prompt is None or prompt.get("id") != self.sent_for:
             self.sent_for = None
         if self.selected is not None and all(c.get("id") != self.selected for c in hand):
             self.selected = None
+        if self.skill is not None and self.skill not in self.skills():
+            self.skill = None
 
     @property
     def options(self) -> list[dict[str, Any]]:
@@ -44,10 +53,37 @@ class Chooser:
         """Hand cards that some option of the open prompt uses."""
         return {int(o["card"]) for o in self.options if o.get("card") is not None}
 
+    def skills(self) -> list[str]:
+        """Active skills the open prompt offers (options with verb `skill`), in offer order."""
+        names: list[str] = []
+        for o in self.options:
+            if o.get("verb") == "skill" and o.get("name") not in names:
+                names.append(str(o.get("name")))
+        return names
+
+    def is_list(self) -> bool:
+        return self.prompt is not None and self.prompt.get("kind") in LIST_KINDS
+
     def card_options(self) -> list[dict[str, Any]]:
-        if self.selected is None:
-            return []
-        return [o for o in self.options if o.get("card") == self.selected]
+        """The choices the target keys move among: the chosen card's, the chosen skill's, or the list's."""
+        if self.selected is not None:
+            return [o for o in self.options if o.get("card") == self.selected]
+        if self.skill is not None:
+            return [o for o in self.options if o.get("verb") == "skill" and o.get("name") == self.skill]
+        if self.is_list():
+            return [o for o in self.options if o.get("verb") not in PASS_VERBS]
+        return []
+
+    def pick_skill(self, words: Words) -> None:
+        """`u`: the first skill on offer, or the next one if a skill is already chosen."""
+        self.note = None
+        names = self.skills()
+        if self.prompt is None or not names:
+            self.note = words("no_skill")
+            return
+        self.selected = None
+        self.skill = names[(names.index(self.skill) + 1) % len(names)] if self.skill in names else names[0]
+        self.target = 0
 
     def pick_card(self, n: int, words: Words) -> None:
         self.note = None
@@ -62,6 +98,7 @@ class Chooser:
             self.selected = None
             return
         self.selected = int(card["id"])
+        self.skill = None
         self.target = 0
 
     def move_target(self, step: int) -> None:
@@ -97,8 +134,9 @@ class Chooser:
 
     def back(self) -> bool:
         """Esc: drop the selection. False when there was nothing to back out of."""
-        had = self.selected is not None or self.note is not None
+        had = self.selected is not None or self.skill is not None or self.note is not None
         self.selected = None
+        self.skill = None
         self.target = 0
         self.note = None
         return had
@@ -107,5 +145,6 @@ class Chooser:
         assert self.prompt is not None
         self.sent_for = int(self.prompt["id"])
         self.selected = None
+        self.skill = None
         self.target = 0
         return option_id

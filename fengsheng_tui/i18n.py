@@ -43,11 +43,13 @@ PHASE = {
         "turn_start": "回合开始", "draw": "摸牌", "play": "出牌阶段", "send": "传出情报",
         "transmit": "情报传递", "arrive": "情报到达", "receive": "接收情报", "probe": "试探",
         "turn_end": "回合结束", "game_over": "游戏结束",
+        "character_pick": "选择角色",
     },
     "en": {
         "turn_start": "turn start", "draw": "draw", "play": "play phase", "send": "send a message",
         "transmit": "transmit", "arrive": "arrival", "receive": "receive?", "probe": "probe",
         "turn_end": "turn end", "game_over": "game over",
+        "character_pick": "character pick",
     },
 }
 
@@ -164,6 +166,33 @@ UI: dict[str, dict[str, str]] = {
         "card_reference": "卡牌",
         "spectator": "观战",
         "countdown": "{s}秒",
+        "k_character_pick": "选择角色：数字选一个角色，回车确认",
+        "k_skill": "技能【{skill}】：字母或方向键选择，回车确认，空格放弃",
+        "k_skill_plain": "技能：字母或方向键选择，回车确认，空格放弃",
+        "k_skills_hint": "u 发动技能：{skills}",
+        "k_list": "字母或方向键选择，回车确认",
+        "skill_key": "技能",
+        "no_skill": "现在没有可发动的技能",
+        "character": "角色",
+        "skills": "技能",
+        "task": "秘密任务",
+        "task_if_neutral": "秘密任务（打酱油的才有）",
+        "face_down_marker": "盖",
+        "face_down_character": "盖伏的角色",
+        "hidden_character": "开局盖伏",
+        "open_character": "开局翻开",
+        "flip_skill": "翻面技能",
+        "pick_title": "选择你的角色",
+        "pick_hint": "数字选择，回车确认；? 帮助",
+        "picked_wait": "已选择{name}，等待其他玩家选择……",
+        "character_reference": "角色（基础版 {n} 名）",
+        "as_function": "当作{function}",
+        "use": "发动",
+        "skill": "技能",
+        "pick": "选择",
+        "answer_yes": "是",
+        "answer_no": "否",
+        "characters_refused": "服务器暂不支持角色",
     },
     "en": {
         "title": "The Message",
@@ -277,6 +306,33 @@ UI: dict[str, dict[str, str]] = {
         "card_reference": "Cards",
         "spectator": "spectating",
         "countdown": "{s}s",
+        "k_character_pick": "Pick a character: a digit chooses, Enter confirms",
+        "k_skill": "Skill {skill}: letters or arrows choose, Enter confirms, Space declines",
+        "k_skill_plain": "Skill: letters or arrows choose, Enter confirms, Space declines",
+        "k_skills_hint": "u uses a skill: {skills}",
+        "k_list": "Letters or arrows choose, Enter confirms",
+        "skill_key": "skill",
+        "no_skill": "No skill can be used now",
+        "character": "Character",
+        "skills": "Skills",
+        "task": "Secret task",
+        "task_if_neutral": "Secret task (for a Neutral only)",
+        "face_down_marker": "down",
+        "face_down_character": "face-down character",
+        "hidden_character": "starts face down",
+        "open_character": "starts face up",
+        "flip_skill": "flip skill",
+        "pick_title": "Pick your character",
+        "pick_hint": "A digit chooses, Enter confirms; ? help",
+        "picked_wait": "You picked {name}; waiting for the others...",
+        "character_reference": "Characters (base set, {n})",
+        "as_function": "as {function}",
+        "use": "use",
+        "skill": "skill",
+        "pick": "pick",
+        "answer_yes": "yes",
+        "answer_no": "no",
+        "characters_refused": "The server does not offer characters yet",
     },
 }
 
@@ -318,14 +374,19 @@ EVENTS: dict[str, dict[str, str]] = {
         "probe_answer_discard_none": "{seat}没有手牌可弃",
         "probe_concealed": "{seat}隐瞒了试探的回答",
         "saved": "{seat}脱离了濒死",
-        "character": "{seat}获得角色",
-        "character_choices": "{seat}收到可选角色",
+        "character": "{seat}的角色：{character}",
+        "character_face_down": "{seat}的角色盖伏",
+        "character_choices": "{seat}收到{count}个可选角色",
+        "character_choices_own": "你可选的角色：{characters}",
         "character_picked": "{seat}选好了角色",
-        "character_flipped": "{seat}翻开了角色",
+        "character_picked_own": "你选择了{character}",
+        "character_flipped": "{seat}翻开了角色：{character}",
         "character_covered": "{seat}盖伏了角色",
-        "skill_used": "{seat}发动技能",
-        "task_completed": "{seat}完成了秘密任务",
+        "skill_used": "{seat}发动【{skill}】{target}",
+        "task_completed": "{seat}（{character}）完成了秘密任务",
+        "hand_given": "{seat}把{count}张手牌交给{to}",
         "unknown": "{kind}",
+        "unknown_seat": "{seat}：{kind}",
     },
     "en": {
         "dealt": "{seat} got {count} starting cards{cards}",
@@ -364,14 +425,19 @@ EVENTS: dict[str, dict[str, str]] = {
         "probe_answer_discard_none": "{seat} has no card to discard",
         "probe_concealed": "{seat} conceals the probe's answer",
         "saved": "{seat} is saved from dying",
-        "character": "{seat} gets a character",
-        "character_choices": "{seat} is offered characters",
+        "character": "{seat}'s character: {character}",
+        "character_face_down": "{seat}'s character is face down",
+        "character_choices": "{seat} is offered {count} characters",
+        "character_choices_own": "Your characters to pick from: {characters}",
         "character_picked": "{seat} picked a character",
-        "character_flipped": "{seat} reveals a character",
-        "character_covered": "{seat} turns a character face down",
-        "skill_used": "{seat} uses a skill",
-        "task_completed": "{seat} completed a secret task",
+        "character_picked_own": "You picked {character}",
+        "character_flipped": "{seat} reveals the character {character}",
+        "character_covered": "{seat} turns the character face down",
+        "skill_used": "{seat} uses {skill}{target}",
+        "task_completed": "{seat} ({character}) completed the secret task",
+        "hand_given": "{seat} hands {count} cards to {to}",
         "unknown": "{kind}",
+        "unknown_seat": "{seat}: {kind}",
     },
 }
 
@@ -413,6 +479,32 @@ class Words:
     def probe_line(self, line: object) -> str:
         text = str(line)
         return PROBE_LINE_EN.get(text, text) if self.lang == "en" else text
+
+    def character_name(self, cid: object) -> str:
+        """A character id in this language (the id itself if the data does not know it)."""
+        from .character_data import character_info
+
+        info = character_info(cid)
+        return info.name(self.lang) if info is not None else str(cid)
+
+    def character(self, ch: Mapping[str, Any] | None) -> str:
+        """A seat's character as the view gives it: its name, or the face-down marker."""
+        if not ch:
+            return ""
+        if "id" not in ch:
+            return self("face_down_marker")
+        name = str(ch.get("name_en") or ch["id"]) if self.lang == "en" else str(ch.get("name") or ch["id"])
+        return name if ch.get("face_up", True) else f"{name}({self('face_down_marker')})"
+
+    def gender(self, gender: object, short: bool = False) -> str:
+        from .character_data import GENDER, GENDER_SHORT
+
+        return (GENDER_SHORT if short else GENDER)[self.lang].get(str(gender), "") if gender else ""
+
+    def skill(self, name: object) -> str:
+        from .character_data import skill_title
+
+        return skill_title(name, self.lang)
 
     def card(self, face: Mapping[str, Any] | None) -> str:
         """A card as `function[colour·method]`; a face-down card (no colour) as just its function."""
@@ -467,13 +559,42 @@ class Words:
         if kind == "probe_answer":
             kind = f"probe_answer_{ev.get('answer')}"
             values["line"] = self.probe_line(ev.get("line", ""))
+        kind = self._character_event(kind, ev, values, seats, me)
         template = table.get(kind)
         if template is None:
-            return table["unknown"].format(kind=kind)
+            return self._generic(ev, values)
         try:
             return template.format(**values)
         except (KeyError, IndexError):
-            return table["unknown"].format(kind=kind)
+            return self._generic(ev, values)
+
+    def _character_event(self, kind: str, ev: Mapping[str, Any], values: dict[str, object],
+                         seats: Sequence[Mapping[str, Any]], me: int | None) -> str:
+        """Character names and skills in this language; the owner's variant of private events."""
+        if "character" in ev:
+            values["character"] = self.character_name(ev["character"])
+        if "skill" in ev:
+            values["skill"] = self.skill(ev["skill"])
+        if kind == "skill_used":
+            target = ev.get("target")
+            values["target"] = f" → {self.seat_name(seats, target, me)}" if isinstance(target, int) else ""
+        if kind == "character" and "character" not in ev:
+            return "character_face_down"
+        if kind == "character_choices" and isinstance(ev.get("characters"), list):
+            values["characters"] = "、".join(self.character_name(c) for c in ev["characters"]) if self.lang == "zh" \
+                else ", ".join(self.character_name(c) for c in ev["characters"])
+            return "character_choices_own"
+        if kind == "character_picked" and "character" in ev:
+            return "character_picked_own"
+        return kind
+
+    def _generic(self, ev: Mapping[str, Any], values: Mapping[str, object]) -> str:
+        """An event this client has no sentence for (a newer server, a new skill): still one line."""
+        kind = str(ev.get("kind", "")).replace("_", " ")
+        table = EVENTS[self.lang]
+        if "seat" in ev:
+            return table["unknown_seat"].format(seat=values.get("seat", "?"), kind=kind)
+        return table["unknown"].format(kind=kind)
 
 
 CARD_HELP = {

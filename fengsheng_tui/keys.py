@@ -1,7 +1,8 @@
 """Key bindings: every binding has an id, so a player can remap it from a config file.
 
-The defaults use only letters, digits, arrows, Enter, Escape, Space and `?`: ctrl combinations
-are swallowed by many SSH clients and by tmux. The remap file is TOML with a `[keys]` table
+The defaults use only letters, digits, arrows, Enter, Escape, Backspace, Space and `?`: ctrl
+combinations are swallowed by many SSH clients and by tmux. Backspace backs out wherever Esc does:
+a lone Esc waits out the terminal's escape delay, Backspace answers at once. The remap file is TOML with a `[keys]` table
 (`pass = "space,p"`), read from $FENGSHENG_CONFIG or ~/.config/fengsheng/keys.toml.
 """
 
@@ -35,9 +36,10 @@ TABLE_KEYS = (
     KeySpec("target_prev", "left,up", "target(-1)", "target_key", key_display="←→"),
     KeySpec("target_next", "right,down", "target(1)", "target_key", show=False),
     *(KeySpec(f"target_{ch}", ch, f"pick({i})", "target_key", show=False) for i, ch in enumerate(TARGET_LETTERS)),
+    KeySpec("skill", "u", "skill", "skill_key", show=False),
     KeySpec("confirm", "enter", "confirm", "confirm"),
     KeySpec("pass", "space", "pass", "pass_key", key_display="Space"),
-    KeySpec("back", "escape", "back", "back", key_display="Esc"),
+    KeySpec("back", "escape,backspace", "back", "back", key_display="Esc"),
     KeySpec("chat", "c", "chat", "chat"),
     KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
     KeySpec("settings", "o", "settings", "settings", show=False),
@@ -95,23 +97,23 @@ def describe(specs: tuple[KeySpec, ...], words: Words, keymap: dict[str, str] | 
     return rows
 
 HELP_KEYS = (
-    KeySpec("help_close", "escape,question_mark,q", "close", "back", key_display="Esc"),
+    KeySpec("help_close", "escape,backspace,question_mark,q", "close", "back", key_display="Esc"),
     KeySpec("help_down", "down,j", "scroll(1)", "next", show=False),
     KeySpec("help_up", "up,k", "scroll(-1)", "prev", show=False),
 )
 SETTINGS_KEYS = (
     KeySpec("settings_language", "l", "language", "language"),
     KeySpec("settings_colour", "m", "colour", "colour_mode"),
-    KeySpec("settings_close", "escape,q", "close", "back", key_display="Esc"),
+    KeySpec("settings_close", "escape,backspace,q", "close", "back", key_display="Esc"),
 )
 OVER_KEYS = (
-    KeySpec("over_back", "escape", "back", "back", key_display="Esc"),
+    KeySpec("over_back", "escape,backspace", "back", "back", key_display="Esc"),
     KeySpec("over_quit", "enter,q", "leave", "quit"),
     KeySpec("over_help", "question_mark", "help", "help", key_display="?"),
 )
 CONFIRM_KEYS = (
     KeySpec("quit_yes", "y", "answer(True)", "yes"),
-    KeySpec("quit_no", "n,escape", "answer(False)", "no"),
+    KeySpec("quit_no", "n,escape,backspace", "answer(False)", "no"),
 )
 LOBBY_KEYS = (
     KeySpec("lobby_join", "enter", "join", "confirm"),
@@ -119,6 +121,15 @@ LOBBY_KEYS = (
     KeySpec("lobby_refresh", "r", "refresh", "next"),
     KeySpec("lobby_back", "escape", "back", "back", key_display="Esc"),
     KeySpec("help", "question_mark", "help", "help", key_display="?"),
+    KeySpec("quit", "q", "quit", "quit"),
+)
+PICK_KEYS = (
+    KeySpec("pick_1", "1", "choice(0)", "card_key", key_display="1-9"),
+    *(KeySpec(f"pick_{n}", str(n), f"choice({n - 1})", "card_key", show=False) for n in range(2, 10)),
+    KeySpec("pick_prev", "up,left", "move(-1)", "target_key", key_display="↑↓"),
+    KeySpec("pick_next", "down,right", "move(1)", "target_key", show=False),
+    KeySpec("confirm", "enter", "confirm", "confirm"),
+    KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
     KeySpec("quit", "q", "quit", "quit"),
 )
 TABLE_LOBBY_KEYS = (
@@ -129,6 +140,7 @@ TABLE_LOBBY_KEYS = (
     KeySpec("players_up", "plus,equals_sign", "players(1)", "players", key_display="+/-"),
     KeySpec("players_down", "minus", "players(-1)", "players", show=False),
     KeySpec("identities", "i", "identities", "identities"),
+    KeySpec("characters", "h", "characters", "characters"),
     KeySpec("chat", "c", "chat", "chat"),
     KeySpec("help", "question_mark", "help", "help", key_display="?"),
     KeySpec("quit", "q", "quit", "quit"),

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .seat_tokens import SeatTokens
 
 
 class SessionClosed(ConnectionError):
@@ -42,7 +45,8 @@ class NetSession:
     """A seat at a real server; reconnecting presents the seat token from the last welcome."""
 
     def __init__(self, host: str, port: int, name: str, password: str | None = None,
-                 table: str | None = None, spectate: bool = False, token: str | None = None) -> None:
+                 table: str | None = None, spectate: bool = False, token: str | None = None,
+                 seats: SeatTokens | None = None) -> None:
         self.host = host
         self.port = port
         self.name = name
@@ -50,21 +54,59 @@ class NetSession:
         self.table = table
         self.spectate = spectate
         self.token = token
+        #: Where seat tokens are kept across processes (`fengsheng join`); None keeps them in memory.
+        self.seats = None if spectate else seats
         self._client: Any = None
         self._welcome: dict[str, Any] | None = None
+        self._joined_table: str | None = None
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
 
     async def connect(self) -> None:
-        from net.client import Client, ClientError
+        from net.client import ClientError
 
-        client = Client()
+        stored = None
+        if self.token is None and self.seats is not None:
+            stored = self.seats.find(self.address, self.table)
         try:
-            welcome = await client.connect(self.host, self.port, self.name, token=self.token, table=self.table,
-                                           password=self.password, spectate=self.spectate)
+            client, welcome = await self._hello(stored or self.token)
         except ClientError as exc:
-            raise SessionClosed(exc.message, exc.code) from None
+            if stored is None or exc.code != "auth":
+                raise SessionClosed(exc.message, exc.code) from None
+            client, welcome = await self._without_stale_token(stored)
         self.token = client.token or self.token
         self._client = client
         self._welcome = welcome
+        self._joined_table = str(welcome.get("table") or "")
+        seat = welcome.get("seat")
+        if self.seats is not None and isinstance(seat, int) and client.token and client.token != "-":
+            self.seats.remember(self.address, self._joined_table, client.token, seat)
+
+    async def _hello(self, token: str | None) -> tuple[Any, dict[str, Any]]:
+        from net.client import Client
+
+        client = Client()
+        welcome = await client.connect(self.host, self.port, self.name, token=token, table=self.table,
+                                       password=self.password, spectate=self.spectate)
+        return client, welcome
+
+    async def _without_stale_token(self, stored: str) -> tuple[Any, dict[str, Any]]:
+        """The server no longer knows the saved token (a new game, a restarted server): join afresh.
+
+        If joining afresh is refused for `auth` too, the password was the problem, not the token."""
+        from net.client import ClientError
+
+        assert self.seats is not None
+        try:
+            result = await self._hello(None)
+        except ClientError as exc:
+            if exc.code != "auth":
+                self.seats.forget(self.address, token=stored)
+            raise SessionClosed(exc.message, exc.code) from None
+        self.seats.forget(self.address, token=stored)
+        return result
 
     async def messages(self) -> AsyncIterator[dict[str, Any]]:
         if self._client is None:
@@ -74,6 +116,8 @@ class NetSession:
             yield welcome
         try:
             async for msg in self._client:
+                if self.seats is not None and msg.get("type") == "update" and (msg.get("view") or {}).get("over"):
+                    self.seats.forget(self.address, self._joined_table)
                 yield msg
         except (OSError, asyncio.IncompleteReadError, ConnectionError) as exc:
             raise SessionClosed(str(exc)) from exc

@@ -55,11 +55,22 @@ def scramble(game: Game, seat: int | None, rng: random.Random) -> Game:
     other = copy.deepcopy(game)
     s = other.state
     places = hidden_places(other, seat)
+    # Single face-down cards: a 试探 handed over on the stack, a face-down message in transit.
+    probes = [item for item in s.stack if item.function == "试探" and item.card >= 0
+              and (seat is None or seat not in (item.user, item.target_seat))]
+    m = s.message
+    unseen_message = m is not None and not m.face_up and (seat is None or seat not in m.seen_by)
+    singles = [[item.card] for item in probes] + ([[m.card]] if unseen_message and m is not None else [])
+    places.extend(singles)
     cards = [c for place in places for c in place]
     rng.shuffle(cards)
     it = iter(cards)
     for place in places:
         place[:] = [next(it) for _ in place]
+    for item, place in zip(probes, singles, strict=False):
+        item.card = place[0]
+    if unseen_message and m is not None:
+        m.card = singles[-1][0]
     unrevealed = [p for p in s.seats if p.index != seat and not p.revealed]
     identities = [p.identity for p in unrevealed]
     rng.shuffle(identities)

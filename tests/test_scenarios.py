@@ -19,7 +19,7 @@ SCENARIO_DIR = Path(__file__).parent / "scenarios"
 
 def load_all() -> list[dict[str, Any]]:
     found = []
-    for path in sorted(SCENARIO_DIR.glob("*.toml")):
+    for path in sorted(SCENARIO_DIR.rglob("*.toml")):
         with path.open("rb") as f:
             found.extend(scenarios_in(tomllib.load(f)))
     return found

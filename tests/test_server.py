@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -311,3 +312,25 @@ async def test_finished_game_leaves_a_journal_and_per_seat_replays_of_that_seat_
         assert sum("cards" in e for e in dealt) == 1, "a replay must hold only its own seat's deal"
     public = read_replay(journal.with_suffix(".public.replay"))
     assert all("cards" not in e for e in public["events"] if e["kind"] == "dealt")
+
+
+async def test_serve_local_and_remote_bot_command_play_a_whole_game(tmp_path: Path) -> None:
+    from fengsheng_tui.commands.host import serve_local
+
+    local = await serve_local(players=4, bots=2, bot_delay=0, data_dir=tmp_path)
+    try:
+        me = Client()
+        welcome = await me.connect("127.0.0.1", local.port, "me", token=local.host_token)
+        assert welcome["host"] is True and welcome["seat"] == 2
+        remote = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "fengsheng_tui.cli", "bot", "--connect", f"127.0.0.1:{local.port}",
+            "--count", "1", "--delay", "0", "--once", stdout=asyncio.subprocess.PIPE,
+        )
+        await asyncio.wait_for(play_as_bot(me, lambda s: make_bot("random", s, 3), until_over=True), 30)
+        out, _ = await asyncio.wait_for(remote.communicate(), 20)
+        assert remote.returncode == 0 and b"in seat 3" in out
+        assert local.table.game is not None and local.table.game.over
+        assert local.table.slots[3].bot_level is None, "seat 3 was a remote client, not a server bot"
+        await me.close()
+    finally:
+        await local.close()

@@ -43,6 +43,7 @@ class Active:
     flip: bool = False
     stack: bool = False
     counts_as: str | None = None
+    cover: bool = False  # using it turns this character face-down (蝮蛇 声东击西)
 
 
 @dataclass(frozen=True)
@@ -208,12 +209,13 @@ def picked(game: Game, seat: int, opt: P.Option) -> None:
     s.node = TURN_START
 
 
-def assign(game: Game, ids: list[str]) -> None:
-    """Every seat's character goes on the table: open ones face-up, hidden ones face-down."""
+def assign(game: Game, ids: list[str], face_up: list[bool] | None = None) -> None:
+    """Every seat's character goes on the table: open ones face-up, hidden ones face-down
+    (`face_up` overrides that per seat, for scenarios starting mid-game)."""
     for seat, cid in zip(game.state.seats, ids, strict=True):
         c = roster()[cid]
         seat.character = cid
-        seat.face_up = not c.hidden
+        seat.face_up = face_up[seat.index] if face_up else not c.hidden
         public = {"character": cid} if seat.face_up else {}
         game.log("character", {"character": cid}, seen_by=(seat.index,), seat=seat.index,
                  face_up=seat.face_up, **public)
@@ -266,6 +268,8 @@ def use_skill(game: Game, seat: int, opt: P.Option, moment: str) -> None:
     if skill.flip:
         flip_up(game, seat)
     game.log("skill_used", seat=seat, skill=skill.name, target=opt.target_seat)
+    if skill.cover:
+        cover(game, seat)
     item = StackItem(-1, seat, skill.counts_as or skill.name, opt.target_seat, opt.target_card, skill=skill.name)
     if skill.stack or skill.counts_as:
         game.push_item(item, moment if moment != OWN_PLAY else "play", seat)

@@ -15,11 +15,12 @@ if TYPE_CHECKING:
 
 
 def _targeted(game: Game, owner: int, ctx: dict[str, Any]) -> bool:
-    return ctx["target"] == owner and ctx["function"] in (PROBE, LOCK)
+    """Flipping is the skill's cost, so it needs the card face-down (docs/rules-notes.md, Characters)."""
+    return ctx["target"] == owner and ctx["function"] in (PROBE, LOCK) and not game.state.seats[owner].face_up
 
 
 def _jiuji(game: Game, owner: int, ctx: dict[str, Any], opt: P.Option) -> None:
-    """就计: flip, then draw 2."""
+    """就计: flip, then draw 2 (shared with 老枪)."""
     game.draw(owner, 2)
 
 

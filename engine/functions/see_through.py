@@ -21,7 +21,7 @@ def targets(game: Game, user: int, moment: str) -> list[Target] | None:
     top = s.stack[-1]
     if top.function not in FUNCTIONS:
         return None
-    return [(top.user, top.card)]
+    return [(top.user, None)]  # never the card id: the top may be a face-down 试探
 
 
 def resolve(game: Game, item: StackItem) -> None:

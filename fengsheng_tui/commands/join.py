@@ -26,6 +26,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from fengsheng_tui.app import FengshengApp
     from fengsheng_tui.recent import parse_address, remember
+    from fengsheng_tui.seat_tokens import SeatTokens
     from fengsheng_tui.session import NetSession
     from net.server import DEFAULT_PORT
 
@@ -38,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"fengsheng join: bad address {args.address!r}; use HOST or HOST:PORT", file=sys.stderr)
             return 2
         remember(host, port)
-        session = NetSession(host, port, name, password=args.password, spectate=args.spectate)
+        session = NetSession(host, port, name, password=args.password, spectate=args.spectate,
+                             seats=SeatTokens())
     app = FengshengApp(session, lang=args.lang, player_name=name, mono=args.mono, lobby=session is None,
                        interfaces=args.interfaces)
     app.run()

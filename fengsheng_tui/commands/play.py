@@ -22,6 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None, help="your name at the table")
     parser.add_argument("--bots", default=None, metavar="LEVEL", help="bot level (default: normal)")
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+                        help="seconds each bot waits before it answers (default: 0.6)")
     parser.add_argument("--mono", action="store_true", help="no colours (红/蓝/黑 are always written)")
 
 
@@ -32,6 +34,9 @@ def has_tty() -> bool:
 def run(args: argparse.Namespace) -> int:
     if not has_tty():
         print(NO_TTY.format(cmd="play"), file=sys.stderr)
+        return 2
+    if args.bot_delay < 0:
+        print("fengsheng play: --bot-delay must be 0 or more seconds", file=sys.stderr)
         return 2
     import asyncio
 
@@ -47,7 +52,8 @@ async def play(args: argparse.Namespace) -> int:
     name = args.name or ("玩家" if args.lang == "zh" else "Player")
     try:
         local = await start_local_table(args.players, lan=args.lan, seed=args.seed,
-                                        bot_level=args.bots or DEFAULT_BOT_LEVEL, replay_dir=default_data_dir())
+                                        bot_level=args.bots or DEFAULT_BOT_LEVEL, bot_delay=args.bot_delay,
+                                        replay_dir=default_data_dir())
     except (ValueError, OSError) as exc:
         print(f"fengsheng play: {exc}", file=sys.stderr)
         return 2

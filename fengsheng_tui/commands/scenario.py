@@ -20,7 +20,7 @@ def scenario_files(paths: list[str]) -> list[Path]:
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
-        files.extend(sorted(path.glob("*.toml")) if path.is_dir() else [path])
+        files.extend(sorted(path.rglob("*.toml")) if path.is_dir() else [path])
     return files
 
 

@@ -120,12 +120,13 @@ class LobbyScreen(FsScreen):
         self.join(host, port)
 
     def join(self, host: str, port: int) -> None:
+        from ..seat_tokens import SeatTokens
         from ..session import NetSession
 
         remember(host, port)
         app = self.fs_app
         app.pop_screen()
-        app.open_table(NetSession(host, port, app.player_name))
+        app.open_table(NetSession(host, port, app.player_name, seats=SeatTokens()))
 
     def action_help(self) -> None:
         from .help import HelpScreen

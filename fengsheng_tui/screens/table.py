@@ -73,8 +73,11 @@ class TableScreen(FsScreen):
 
     def refresh_choice(self) -> None:
         app = self.fs_app
-        usable = self.chooser.usable() if self.chooser.sent_for is None else set()
-        self.query_one(HandPanel).show(app.state, app.words, self.chooser.selected, usable, app.mono)
+        open_ = self.chooser.sent_for is None
+        usable = self.chooser.usable() if open_ else set()
+        skills = self.chooser.skills() if open_ else []
+        self.query_one(HandPanel).show(app.state, app.words, self.chooser.selected, usable, app.mono,
+                                       skills=skills, chosen_skill=self.chooser.skill)
         self.query_one(PromptPanel).show(app.state, self.chooser, app.words, app.mono)
 
     # ------------------------------------------------------------------ actions (see keys.TABLE_KEYS)
@@ -87,6 +90,10 @@ class TableScreen(FsScreen):
 
     def action_card(self, n: int) -> None:
         self.chooser.pick_card(n, self.fs_app.words)
+        self.refresh_choice()
+
+    def action_skill(self) -> None:
+        self.chooser.pick_skill(self.fs_app.words)
         self.refresh_choice()
 
     def action_target(self, step: int) -> None:

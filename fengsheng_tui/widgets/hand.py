@@ -1,7 +1,13 @@
-"""Our hand, numbered 1–9 (the digit keys), with function, colour and method of each card."""
+"""Our hand, numbered 1–9 (the digit keys), with function, colour and method of each card; below it
+our character (skills on offer now starred, `u` to use them) and its secret task."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from functools import cache
+from typing import Any
+
+from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
@@ -11,13 +17,19 @@ from .render import card_text
 
 
 class HandPanel(Static):
+    #: Lines the last `show` drew: the table fixes the panel's height from it.
+    lines = 1
+
     def show(self, state: ClientState, words: Words, selected: int | None, usable: set[int],
-             mono: bool = False) -> None:
-        identity = state.view.get("identity") if state.view else None
+             mono: bool = False, skills: Collection[str] = (), chosen_skill: str | None = None,
+             layout: bool = True) -> None:
+        view = state.view or {}
+        identity = view.get("identity")
         self.border_title = f"{words('hand')} · {words('identity')}: {words.identity(identity)}"
         width = max(20, self.size.width - 4) if self.size.width else 76
         text = Text(no_wrap=True)
         used = 0
+        rows = 1
         for i, face in enumerate(state.hand):
             card_id = face.get("id")
             item = Text()
@@ -29,6 +41,7 @@ class HandPanel(Static):
             item.append("*" if card_id in usable else " ", style="bold")
             if used and used + 2 + item.cell_len > width:
                 text.append("\n")
+                rows += 1
                 used = 0
             elif used:
                 text.append("  ")
@@ -37,4 +50,55 @@ class HandPanel(Static):
             used += item.cell_len
         if not state.hand:
             text.append("—", style="dim")
-        self.update(text)
+        extra = own_character_lines(view, state.seat, words, skills, chosen_skill, width,
+                                    wrap_task=self.app.size.height >= 30 if self.is_attached else False)
+        self.lines = rows + len(extra)
+        self.update(Group(text, *extra) if extra else text, layout=layout)
+
+
+def own_character_lines(view: dict[str, Any], seat: int | None, words: Words, skills: Collection[str],
+                        chosen_skill: str | None, width: int, wrap_task: bool) -> list[Text]:
+    """`角色：老鬼·女（盖） 技能：就计* 城府 遗志` and the secret task, each cut to whole lines of `width`."""
+    seats = view.get("seats") or []
+    if seat is None or not 0 <= seat < len(seats):
+        return []
+    character = seats[seat].get("character")
+    if not isinstance(character, dict) or "id" not in character:
+        return []
+    line = Text(f"{words('character')}: ", style="bold")
+    line.append(words.character(character))
+    gender = words.gender(character.get("gender"))
+    if gender:
+        line.append(f" ({gender})", style="dim")
+    names = list(character.get("skills") or [])
+    if names:
+        line.append(f"  {words('skills')}:", style="bold")
+        for name in names:
+            style = "reverse bold" if name == chosen_skill else ("bold" if name in skills else "")
+            line.append(" ")
+            line.append(words.skill(name) + ("*" if name in skills else ""), style=style)
+    line.no_wrap = True
+    line.overflow = "ellipsis"
+    out = [line]
+    task = view.get("task")
+    text = task.get(words.lang) if isinstance(task, dict) else None
+    if text:
+        label = "task" if view.get("identity") in ("neutral", None) else "task_if_neutral"
+        task_line = Text(f"{words(label)}: ", style="bold")
+        task_line.append(str(text), style="italic")
+        if wrap_task:
+            wrapped = task_line.wrap(_console(), width)
+            out.extend(wrapped)
+        else:
+            task_line.no_wrap = True
+            task_line.overflow = "ellipsis"
+            out.append(task_line)
+    return out
+
+
+@cache
+def _console() -> Any:
+    """A console only to measure wrapping (Textual's own is busy drawing)."""
+    from rich.console import Console
+
+    return Console(width=200)

@@ -31,10 +31,30 @@ def find_face(state: ClientState, card_id: object) -> dict[str, Any] | None:
     return None
 
 
+def hand_face(state: ClientState, card_id: object) -> dict[str, Any] | None:
+    return next((dict(c) for c in state.hand if c.get("id") == card_id), None)
+
+
 def option_label(option: dict[str, Any], state: ClientState, words: Words, mono: bool) -> Text:
+    """What choosing this option does, as short as the row allows: target, card, skill or character."""
     text = Text()
+    verb = str(option.get("verb", "play"))
+    name = option.get("name")
     seat = option.get("target_seat")
     card = option.get("target_card")
+    if verb == "pick" and name is not None:
+        return Text(words.character_name(name), style="bold")
+    if verb == "play" and name is not None:
+        face = hand_face(state, option.get("card"))
+        if face is None or face.get("function") != name:
+            text.append(words("as_function", function=words.function(name)) + " ")
+    elif verb not in ("play", "send", "skill") and (seat is not None or card is not None or "card" in option):
+        text.append(words(verb) + " ")
+    if verb not in ("play", "send") and option.get("card") is not None:
+        face = hand_face(state, option.get("card"))
+        text.append_text(card_text(face, words, mono) if face else Text(words("face_down"), style="italic"))
+        if seat is not None or card is not None:
+            text.append(" ")
     if seat is not None:
         text.append(words.seat_name(state.seats, seat, state.seat))
     if card is not None:
@@ -42,9 +62,17 @@ def option_label(option: dict[str, Any], state: ClientState, words: Words, mono:
             text.append(" · ")
         face = find_face(state, card)
         text.append_text(card_text(face, words, mono) if face else Text(words("message_card")))
-    if not text.plain:
-        text.append(words(str(option.get("verb", "play"))))
+    if not text.plain.strip():
+        text = Text(words(verb) if verb != "skill" else words.skill(name))
     return text
+
+
+def prompt_head(prompt: dict[str, Any], words: Words) -> str:
+    kind = str(prompt.get("kind"))
+    if kind == "skill":
+        names = [o.get("name") for o in prompt.get("options", []) if o.get("name")]
+        return words("k_skill", skill=words.skill(names[0])) if names else words("k_skill_plain")
+    return words(f"k_{kind}")
 
 
 class PromptPanel(Static):
@@ -62,8 +90,7 @@ class PromptPanel(Static):
             else:
                 lines.append(Text(words("nothing_to_do"), style="dim"))
         else:
-            kind = str(prompt.get("kind"))
-            head = Text(words(f"k_{kind}"), style="bold")
+            head = Text(prompt_head(prompt, words), style="bold")
             left = state.seconds_left(prompt)
             if left is not None:
                 head.append("  ⏳" + words("countdown", s=left))
@@ -84,6 +111,9 @@ class PromptPanel(Static):
                 else:
                     lines.append(Text(words("k_confirm"), style="dim"))
                 lines.append(row)
+            elif chooser.skills():
+                skills = " ".join(words.skill(name) for name in chooser.skills())
+                lines.append(Text(words("k_skills_hint", skills=skills), style="dim"))
         if chooser.note:
             lines.append(Text(chooser.note, style="italic"))
         if state.error:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
@@ -19,9 +21,13 @@ class SeatsPanel(Static):
         view = state.view or {}
         current = view.get("current")
         countdowns = state.countdowns()
+        with_characters = any(seat.get("character") for seat in state.seats)
         table = Table.grid(padding=(0, 1))
-        for _ in range(6):
-            table.add_column(no_wrap=True)
+        for i in range(7 if with_characters else 6):
+            if with_characters and i == 2:
+                table.add_column(no_wrap=True, max_width=12, overflow="ellipsis")
+            else:
+                table.add_column(no_wrap=True)
         for seat in state.seats:
             index = seat.get("index")
             marker = Text("▶" if index == current and not view.get("over") else " ", style="bold")
@@ -47,5 +53,19 @@ class SeatsPanel(Static):
             if index in countdowns:
                 left = countdowns[index]
                 marks.append(" ⏳" + (words("countdown", s=left) if left is not None else "…"), style="bold")
-            table.add_row(marker, name, status, hand, counts_text(seat.get("counts", {}), words, mono), marks)
+            cells = [marker, name, status, hand, counts_text(seat.get("counts", {}), words, mono), marks]
+            if with_characters:
+                cells.insert(2, character_text(seat.get("character"), words))
+            table.add_row(*cells)
         self.update(table)
+
+
+def character_text(character: dict[str, Any] | None, words: Words) -> Text:
+    """A seat's character: name and gender when face-up, the 盖 marker when face-down."""
+    if not character:
+        return Text("")
+    text = Text(words.character(character), style="" if character.get("face_up", True) else "italic")
+    gender = words.gender(character.get("gender"), short=True)
+    if gender:
+        text.append("·" + gender, style="dim")
+    return text

@@ -1,0 +1,79 @@
+"""Seat tokens on disk, so that a new `fengsheng join` can take back a seat after its terminal died.
+
+The server knows a returning player only by the token from the `welcome`; a dropped SSH session
+takes the process, and its memory, with it. Tokens live in `seats.json` next to the keys file
+($FENGSHENG_CONFIG's folder, else $XDG_CONFIG_HOME/fengsheng or ~/.config/fengsheng), readable by
+the owner only (0600), keyed by server address and table; a token is forgotten when its game is over.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FILE_NAME = "seats.json"
+LIMIT = 32  # seats kept at most; the oldest go first
+
+
+def tokens_path() -> Path:
+    env = os.environ.get("FENGSHENG_CONFIG")
+    if env:
+        return Path(env).parent / FILE_NAME
+    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return base / "fengsheng" / FILE_NAME
+
+
+@dataclass
+class SeatTokens:
+    """The saved seats; every failure to read or write only loses the memory, never the game."""
+
+    path: Path | None = None
+
+    @property
+    def file(self) -> Path:
+        return self.path or tokens_path()
+
+    def _load(self) -> list[dict[str, Any]]:
+        try:
+            data = json.loads(self.file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return []
+        entries = data.get("seats") if isinstance(data, dict) else None
+        return [e for e in entries or [] if isinstance(e, dict) and isinstance(e.get("address"), str)
+                and isinstance(e.get("token"), str) and isinstance(e.get("table"), str)]
+
+    def _save(self, entries: list[dict[str, Any]]) -> None:
+        path = self.file
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(path.name + ".tmp")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump({"seats": entries[-LIMIT:]}, out, ensure_ascii=False)
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, path)
+        except OSError:
+            pass
+
+    def find(self, address: str, table: str | None = None) -> str | None:
+        """The newest token for this server (and table, when one is asked for)."""
+        for entry in reversed(self._load()):
+            if entry["address"] == address and (table is None or entry["table"] == table):
+                return str(entry["token"])
+        return None
+
+    def remember(self, address: str, table: str, token: str, seat: int | None = None) -> None:
+        entries = [e for e in self._load() if (e["address"], e["table"]) != (address, table)]
+        entries.append({"address": address, "table": table, "token": token, "seat": seat})
+        self._save(entries)
+
+    def forget(self, address: str, table: str | None = None, token: str | None = None) -> None:
+        """Drop this server's seat at `table` (any table if None), or only the entry holding `token`."""
+        entries = self._load()
+        kept = [e for e in entries if not (e["address"] == address and (table is None or e["table"] == table)
+                                           and (token is None or e["token"] == token))]
+        if len(kept) != len(entries):
+            self._save(kept)

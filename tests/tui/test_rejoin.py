@@ -1,0 +1,123 @@
+"""Seat tokens survive the client process: a new session takes its seat back from a real server.
+
+Every test runs `fengsheng play`'s loopback server; the tokens file is in the test's tmp dir.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import stat
+from pathlib import Path
+from typing import Any
+
+from fengsheng_tui.local_game import start_local_table
+from fengsheng_tui.seat_tokens import SeatTokens, tokens_path
+from fengsheng_tui.session import NetSession, SessionClosed
+
+
+async def first_update(session: NetSession) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Connect and read up to the first `update`: (welcome, view)."""
+    await session.connect()
+    welcome: dict[str, Any] = {}
+    async with asyncio.timeout(10):
+        async for msg in session.messages():
+            if msg["type"] == "welcome":
+                welcome = msg
+            elif msg["type"] == "update":
+                return welcome, msg["view"]
+    raise AssertionError("no update")
+
+
+def test_tokens_file_is_private_and_keyed_by_server_and_table(tmp_path: Path) -> None:
+    store = SeatTokens(tmp_path / "cfg" / "seats.json")
+    store.remember("10.0.0.5:7531", "老王的桌", "tok-a", 2)
+    store.remember("10.0.0.5:7531", "other", "tok-b", 0)
+    store.remember("10.0.0.6:7531", "老王的桌", "tok-c", 1)
+    assert stat.S_IMODE((tmp_path / "cfg" / "seats.json").stat().st_mode) == 0o600
+    assert store.find("10.0.0.5:7531", "老王的桌") == "tok-a"
+    assert store.find("10.0.0.5:7531") == "tok-b"  # no table asked for: the newest seat there
+    assert store.find("10.0.0.7:7531") is None
+    store.forget("10.0.0.5:7531", "other")
+    assert store.find("10.0.0.5:7531") == "tok-a"
+    (tmp_path / "cfg" / "seats.json").write_text("{not json")
+    assert store.find("10.0.0.5:7531") is None
+
+
+def test_tokens_path_follows_the_config_overrides(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setenv("FENGSHENG_CONFIG", str(tmp_path / "a" / "keys.toml"))
+    assert tokens_path() == tmp_path / "a" / "seats.json"
+    monkeypatch.delenv("FENGSHENG_CONFIG")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert tokens_path() == tmp_path / "xdg" / "fengsheng" / "seats.json"
+
+
+async def test_a_new_session_takes_back_the_same_seat_and_hand(tmp_path: Path) -> None:
+    local = await start_local_table(4, seed=5, bot_level="random", bot_delay=30.0)
+    store = SeatTokens(tmp_path / "seats.json")
+    try:
+        first = NetSession("127.0.0.1", local.port, "Me", seats=store)
+        welcome, before = await first_update(first)
+        assert welcome["seat"] == 3 and before["hand"]
+        saved = json.loads((tmp_path / "seats.json").read_text())["seats"]
+        assert saved == [{"address": f"127.0.0.1:{local.port}", "table": "play", "token": first.token, "seat": 3}]
+        await first.close()  # the process is gone: the server sees the seat go offline
+        await asyncio.sleep(0.1)
+
+        again = NetSession("127.0.0.1", local.port, "Me", seats=store)
+        welcome2, after = await first_update(again)
+        assert welcome2["seat"] == 3
+        assert after["hand"] == before["hand"] and after["identity"] == before["identity"]
+        await again.close()
+
+        # Without the saved token the started table refuses: the file is what gave the seat back.
+        stranger = NetSession("127.0.0.1", local.port, "Me", seats=SeatTokens(tmp_path / "other.json"))
+        try:
+            await stranger.connect()
+        except SessionClosed as exc:
+            assert exc.code == "full"
+        else:
+            raise AssertionError("a fresh client took a seat in a started game")
+    finally:
+        await local.close()
+
+
+async def test_a_stale_token_is_dropped_and_the_player_joins_afresh(tmp_path: Path) -> None:
+    local = await start_local_table(4, seed=5, bot_level="random", bot_delay=30.0)
+    store = SeatTokens(tmp_path / "seats.json")
+    store.remember(f"127.0.0.1:{local.port}", "play", "from-an-old-game", 1)
+    try:
+        session = NetSession("127.0.0.1", local.port, "Me", seats=store)
+        welcome, _ = await first_update(session)
+        assert welcome["seat"] == 3
+        assert store.find(f"127.0.0.1:{local.port}") == session.token != "from-an-old-game"
+        await session.close()
+    finally:
+        await local.close()
+
+
+async def test_the_token_is_forgotten_when_the_game_is_over(tmp_path: Path) -> None:
+    local = await start_local_table(4, seed=5, bot_level="random", bot_delay=0.0)
+    store = SeatTokens(tmp_path / "seats.json")
+    address = f"127.0.0.1:{local.port}"
+    try:
+        session = NetSession("127.0.0.1", local.port, "Me", seats=store)
+        await session.connect()
+        assert store.find(address) == session.token
+        over = False
+        async with asyncio.timeout(60):
+            async for msg in session.messages():
+                view = msg.get("view") if msg["type"] == "update" else None
+                if view is None:
+                    continue
+                if view["over"]:
+                    over = True
+                    break
+                prompt = view["prompt"]
+                if prompt is not None:
+                    await session.choose(prompt["id"], prompt["default"])
+        assert over
+        assert store.find(address) is None
+        await session.close()
+    finally:
+        await local.close()
