@@ -23,7 +23,7 @@ def check(game: Game) -> list[str]:
 def card_locations(game: Game) -> list[int]:
     """Every card id somewhere in the game: pile, discard, hands, messages, in transit, stack, removed."""
     s = game.state
-    cards = [*s.pile, *s.discard, *s.removed]
+    cards = [*s.pile, *s.discard, *s.removed, *s.table]
     for p in s.seats:
         cards.extend(p.hand)
         cards.extend(p.messages)
@@ -107,8 +107,9 @@ def _winners(game: Game) -> list[str]:
         if s.winners or s.declarer is not None or s.win_reason is not None:
             problems.append("winners are set while the game goes on")
         deck = game.deck
+        settling = s.declaring is not None or any(st.kind in ("check_end", "death", "finish") for st in s.agenda)
         for p in s.seats:
-            if not p.in_game or len(p.messages) < 3:
+            if settling or not p.in_game or len(p.messages) < 3:
                 continue
             counts = Counter(deck[c].colour for c in p.messages)
             if counts[BLACK] >= 3:
@@ -116,7 +117,7 @@ def _winners(game: Game) -> list[str]:
             colour = FACTION_COLOUR.get(p.identity)
             if colour is not None and counts[colour] >= 3:
                 problems.append(f"seat {p.index} holds 3 {colour} messages but has not declared victory")
-        if len(game.in_game()) <= 1:
+        if len(game.in_game()) <= 1 and not settling:
             problems.append(f"only seats {game.in_game()} are in the game but it goes on")
         return problems
     in_game = game.in_game()
@@ -133,12 +134,19 @@ def _winners(game: Game) -> list[str]:
             problems.append(f"declarer {d} ({declarer.identity}) does not hold 3 messages of his faction's colour")
         faction = [p.index for p in s.seats if p.identity == declarer.identity
                    and (p.in_game or s.config.dead_share_win)]
-        if s.winners != faction:
+        # With characters a skill or a task may add co-winners (柒佰 风度, 大美女, 礼服蒙面人).
+        if s.winners != faction and not (s.config.characters and set(faction) <= set(s.winners)):
             problems.append(f"winners {s.winners} are not the {declarer.identity} faction {faction}")
         return problems
     if s.win_reason == "last_standing":
         if len(in_game) != 1 or s.winners != in_game or s.declarer != in_game[0]:
             return [f"last standing win with seats {in_game} in the game, winners {s.winners}"]
+        return []
+    if s.win_reason == "secret_task" or (s.config.characters and s.win_reason is not None
+                                          and s.win_reason.startswith("task")):
+        d = s.declarer
+        if d is None or s.seats[d].identity != "neutral" or d not in s.winners:
+            return [f"a secret-task win by {d}, who is not a winning neutral (winners {s.winners})"]
         return []
     if s.win_reason == "nobody_left":
         if in_game or s.winners:

@@ -147,9 +147,14 @@ def is_male(game: Game, seat: int) -> bool:
 
 
 def usable(game: Game, seat: int, skill: Skill) -> bool:
-    """Face-up: every skill works; face-down: only the skills that flip the card (RULES.md §1.2)."""
+    """Face-down: only the skills that flip the card work (RULES.md §1.2); face-up: all the others.
+
+    [DECISION] a flip skill needs the card face-down: flipping it is the skill's cost.
+    """
     player = game.state.seats[seat]
-    return player.in_game and (player.face_up or skill.flip)
+    if not player.in_game:
+        return False
+    return not player.face_up if skill.flip else player.face_up
 
 
 def has_skill(game: Game, seat: int, name: str) -> bool:
