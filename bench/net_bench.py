@@ -1,13 +1,14 @@
 """Network benchmarks for the game server (issue 3), all on loopback.
 
 1. Choice → every seat updated: median and p99, against a plain asyncio msgpack echo round trip
-   measured in the same run (target ratio ≤ 3). Nine players are not playable without characters
-   yet, so the table is the 6-player 3v3 game: one choice fans out to six seats.
+   measured in the same run (target ratio ≤ 3). By default the table is the 9-player game with
+   characters (one choice fans out to nine seats); `--players 6 --identities 3v3 --no-characters`
+   measures the 6-player game.
 2. Many tables of bot seats, each bot a real TCP client, against one server process: games per
    minute, server CPU and peak RSS, defaults applied on expiry (target: none, RSS ≤ 150 MB).
-3. Bytes per update frame: median and largest.
+3. Bytes per game-state frame body, as the server sent them: median and largest.
 
-Run: .venv/bin/python bench/net_bench.py [--choices 300] [--tables 50]
+Run: .venv/bin/python bench/net_bench.py [--choices 300] [--tables 50] [--players 9]
 """
 
 from __future__ import annotations
@@ -34,20 +35,24 @@ SERVER = r"""
 import asyncio, json, logging, sys
 from net.server import GameServer
 from net.table import Table
-tables, players, identities, data_dir = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], (sys.argv[4] if sys.argv[4] != "-" else None)
+tables, players, identities = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+data_dir, characters = (sys.argv[4] if sys.argv[4] != "-" else None), sys.argv[5] == "1"
 logging.disable(logging.INFO)
 async def main():
     server = GameServer("127.0.0.1", 0, rate=1000.0, burst=1000, max_connections=tables * players + 16)
     for n in range(tables):
-        server.add_table(Table(f"t{n}", players=players, identities=identities, auto_start=True,
-                               data_dir=data_dir, bot_delay=0, timers={"response": 600.0, "play": 600.0,
-                               "send": 600.0, "receive": 600.0, "probe_discard": 600.0} if tables == 1 else None))
+        table = Table(f"t{n}", players=players, identities=identities, characters=characters, auto_start=True,
+                      data_dir=data_dir, bot_delay=0, timers={"response": 600.0, "play": 600.0, "send": 600.0,
+                      "receive": 600.0, "probe_discard": 600.0, "character_pick": 600.0} if tables == 1 else None)
+        table.frame_sizes = []
+        server.add_table(table)
     await server.start()
     print(server.port, flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     ts = server.tables.values()
     print(json.dumps({"timeouts": sum(t.timeouts for t in ts), "max_lateness": max(t.max_lateness for t in ts),
-                      "games": sum(t.games_finished for t in ts)}), flush=True)
+                      "games": sum(t.games_finished for t in ts),
+                      "sizes": [n for t in ts for n in t.frame_sizes or []]}), flush=True)
 asyncio.run(main())
 """
 
@@ -107,10 +112,10 @@ async def echo_rtt(port: int, rounds: int) -> list[float]:
     return times
 
 
-async def fanout(port: int, choices: int, sizes: list[int]) -> list[float]:
-    """Time from sending a choice to the moment all six seats hold the resulting update."""
+async def fanout(port: int, seats: int, choices: int) -> list[float]:
+    """Time from sending a choice to the moment every seat holds the resulting update."""
     clients = []
-    for n in range(6):
+    for n in range(seats):
         client = Client()
         await client.connect("127.0.0.1", port, f"seat{n}")
         clients.append(client)
@@ -121,15 +126,14 @@ async def fanout(port: int, choices: int, sizes: list[int]) -> list[float]:
     async def reader(i: int, client: Client) -> None:
         async for msg in client:
             if msg["type"] == "update":
-                sizes.append(len(P.encode(msg)))
                 latest[i] = msg["view"]
                 arrivals[i] = time.perf_counter()
-                if len(arrivals) == 6:
+                if len(arrivals) == seats:
                     all_in.set()
 
     readers = [asyncio.create_task(reader(i, c)) for i, c in enumerate(clients)]
     times: list[float] = []
-    while len(latest) < 6:
+    while len(latest) < seats:
         await asyncio.sleep(0.01)
     while len(times) < choices:
         await asyncio.sleep(0.002)
@@ -150,7 +154,7 @@ async def fanout(port: int, choices: int, sizes: list[int]) -> list[float]:
     return times
 
 
-async def load(port: int, tables: int, players: int, sizes: list[int]) -> float:
+async def load(port: int, tables: int, players: int) -> float:
     """Every seat of every table a bot over TCP; returns the seconds until every game is over."""
     clients = []
     for t in range(tables):
@@ -168,50 +172,66 @@ async def load(port: int, tables: int, players: int, sizes: list[int]) -> float:
     return elapsed
 
 
+def stop(server: subprocess.Popen[str]) -> dict[str, Any]:
+    """Ask a bench server for its figures, then end it."""
+    assert server.stdin is not None and server.stdout is not None
+    server.stdin.write("\n")
+    server.stdin.flush()
+    summary: dict[str, Any] = json.loads(server.stdout.readline())
+    server.kill()
+    return summary
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--choices", type=int, default=300)
     parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--players", type=int, default=9)
+    parser.add_argument("--identities", default=None, help="default: 'default' with characters, else '3v3'")
+    parser.add_argument("--no-characters", action="store_true", help="play without characters (4 or 6 seats)")
     parser.add_argument("--no-journal", action="store_true", help="measure without fsync to a data directory")
     args = parser.parse_args()
+    characters = "0" if args.no_characters else "1"
+    identities = args.identities or ("3v3" if args.no_characters else "default")
+    game = (str(args.players), identities)
+    label = f"{args.players} seats ({identities}{', characters' if characters == '1' else ''})"
     sizes: list[int] = []
     with tempfile.TemporaryDirectory() as tmp:
         data = "-" if args.no_journal else tmp
         echo, echo_port = spawn(ECHO)
-        server, port = spawn(SERVER, "1", "6", "3v3", data)
+        server, port = spawn(SERVER, "1", *game, data, characters)
         try:
             rtt = asyncio.run(echo_rtt(echo_port, 1000))
             fan: list[float] = []
             while len(fan) < args.choices:  # a game may end first: a fresh server deals a new one
-                fan += asyncio.run(fanout(port, args.choices - len(fan), sizes))
-                server.kill()
-                server, port = spawn(SERVER, "1", "6", "3v3", data)
+                fan += asyncio.run(fanout(port, args.players, args.choices - len(fan)))
+                sizes += stop(server)["sizes"]
+                server, port = spawn(SERVER, "1", *game, data, characters)
         finally:
             echo.kill()
             server.kill()
         rtt_med, fan_med = statistics.median(rtt), statistics.median(fan)
         print(f"echo round trip: median {rtt_med * 1e3:.3f} ms, p99 {percentile(rtt, 0.99) * 1e3:.3f} ms")
-        print(f"choice -> 6 seats updated (3v3): median {fan_med * 1e3:.3f} ms, "
+        print(f"choice -> all {label} updated: median {fan_med * 1e3:.3f} ms, "
               f"p99 {percentile(fan, 0.99) * 1e3:.3f} ms over {len(fan)} choices; "
-              f"ratio to echo {fan_med / rtt_med:.2f}")
+              f"ratio to echo: median {fan_med / rtt_med:.2f}, p99 {percentile(fan, 0.99) / rtt_med:.2f}")
+        print(f"  frame bytes: median {statistics.median(sizes):.0f}, largest {max(sizes)} over {len(sizes)} frames")
 
-        server, port = spawn(SERVER, str(args.tables), "6", "3v3", data)
+        server, port = spawn(SERVER, str(args.tables), *game, data, characters)
         try:
             cpu0, _ = proc_stats(server.pid)
-            elapsed = asyncio.run(load(port, args.tables, 6, sizes))
+            elapsed = asyncio.run(load(port, args.tables, args.players))
             cpu1, peak = proc_stats(server.pid)
-            assert server.stdin is not None and server.stdout is not None
-            server.stdin.write("\n")
-            server.stdin.flush()
-            summary = json.loads(server.stdout.readline())
+            summary = stop(server)
         finally:
             server.kill()
-        print(f"{args.tables} tables x 6 bot clients: {args.tables} games in {elapsed:.1f} s = "
-              f"{args.tables / elapsed * 60:.1f} games/min; server CPU {cpu1 - cpu0:.1f} s "
+        sizes = summary["sizes"]
+        games = summary["games"]
+        print(f"{args.tables} tables x {label}, every seat a bot client: {games} games in {elapsed:.1f} s = "
+              f"{games / elapsed * 60:.1f} games/min; server CPU {cpu1 - cpu0:.1f} s "
               f"({(cpu1 - cpu0) / elapsed * 100:.0f}% of one core); peak RSS {peak / 2**20:.1f} MiB; "
               f"defaults applied on expiry {summary['timeouts']}, worst lateness {summary['max_lateness']:.3f} s")
-    print(f"update frame bytes: median {statistics.median(sizes):.0f}, largest {max(sizes)} "
-          f"over {len(sizes)} frames")
+        print(f"  frame bytes: median {statistics.median(sizes):.0f}, largest {max(sizes)} over {len(sizes)} frames")
 
 
 if __name__ == "__main__":

@@ -707,11 +707,15 @@ class Game:
         s.win_reason = reason
         s.node = GAME_OVER
         s.window = None
+        for item in s.stack:  # a victory met mid-resolution (a task) leaves cards on the stack
+            if item.card >= 0:
+                (s.removed if item.function == PROBE else s.discard).append(item.card)
         s.stack.clear()
         s.agenda.clear()
         s.asking = None
-        s.discard.extend(s.table)
-        s.table = []
+        for pile in s.table.values():
+            s.discard.extend(pile)
+        s.table = {}
         s.declaring = None
         self.prompts.clear()
         for player in s.seats:

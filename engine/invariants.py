@@ -23,7 +23,7 @@ def check(game: Game) -> list[str]:
 def card_locations(game: Game) -> list[int]:
     """Every card id somewhere in the game: pile, discard, hands, messages, in transit, stack, removed."""
     s = game.state
-    cards = [*s.pile, *s.discard, *s.removed, *s.table]
+    cards = [*s.pile, *s.discard, *s.removed, *(c for pile in s.table.values() for c in pile)]
     for p in s.seats:
         cards.extend(p.hand)
         cards.extend(p.messages)

@@ -119,7 +119,9 @@ class GameState:
     pile: list[int]  # the top is the end of the list
     discard: list[int] = field(default_factory=list)
     removed: list[int] = field(default_factory=list)  # used 试探, out of the game face-down
-    table: list[int] = field(default_factory=list)  # cards face-down on the table during an effect (真伪莫辨)
+    # Cards face-down on the table during an effect (真伪莫辨's pool, 遗志's hand), one pile per
+    # effect so that an effect started inside another (a death during 真伪莫辨) keeps its own.
+    table: dict[str, list[int]] = field(default_factory=dict)
     current: int = 0
     turn: int = 0
     node: str = TURN_START

@@ -6,6 +6,8 @@ as counts: a face-down card carries no id, so no seat can follow it across the t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from . import characters
 from .cards import COLOURS
 from .game import Game
@@ -36,62 +38,87 @@ PHASES = {
 
 
 def view(game: Game, seat: int | None) -> dict[str, object]:
+    """What `seat` (None: a spectator) may know now: fresh objects, free to annotate."""
+    return views(game, (seat,))[seat]
+
+
+def views(game: Game, seats: Iterable[int | None]) -> dict[int | None, dict[str, object]]:
+    """The views of several seats at once, equal to `view(game, seat)` for each.
+
+    What does not depend on the viewer (every other seat's public entry, the config, the window,
+    who is waiting) is built once and the same objects are shared between the returned views,
+    so a server fanning one change out to a table pays for the public part once. Shared parts
+    must be treated as read-only, or annotated identically for every viewer.
+    """
     s = game.state
     over = game.over
     phase = s.window.step if s.node == WINDOW and s.window is not None else PHASES[s.node]
-    seats = []
-    deck = game.deck
-    for p in s.seats:
-        counts = dict.fromkeys(COLOURS, 0)
-        for c in p.messages:
-            counts[deck[c].colour] += 1
-        seats.append({
-            "index": p.index,
-            "name": p.name,
-            "alive": p.alive,
-            "lost": p.lost,
-            "hand_count": len(p.hand),
-            "messages": [deck[c].face() for c in p.messages],
-            "counts": counts,
-            "identity": p.identity if (p.revealed or p.index == seat) else None,
-            "locked": p.index in s.locked,
-            "skipped": s.message is not None and p.index in s.message.skipped,
-            "character": _character(game, p.index, seat),
-        })
-    me = s.seats[seat] if seat is not None else None
-    prompt = game.prompts.get(seat) if seat is not None else None
+    public_seats = [_seat_entry(game, index, None) for index in range(len(s.seats))]
+    config = {
+        "players": s.config.players, "identities": s.config.identities, "deck": s.config.deck,
+        "probe_draw": s.config.probe_draw, "characters": s.config.characters,
+    }
     w = s.window
+    window = None if w is None else {"step": w.step, "eligible": list(w.eligible), "passed": sorted(w.passed)}
+    discard = [game.face(c) for c in s.discard] if s.config.discard_face_up else len(s.discard)
+    waiting = [{"seat": p.seat, "kind": p.kind, "prompt_id": p.id} for p in sorted(game.prompts.values(), key=_seat_of)]
+    deck = game.deck
+    out: dict[int | None, dict[str, object]] = {}
+    for seat in seats:
+        me = s.seats[seat] if seat is not None else None
+        prompt = game.prompts.get(seat) if seat is not None else None
+        entries = public_seats
+        if seat is not None:
+            entries = [*public_seats[:seat], _seat_entry(game, seat, seat), *public_seats[seat + 1 :]]
+        out[seat] = {
+            "v": VIEW_VERSION,
+            "seat": seat,
+            "config": config,
+            "turn": s.turn,
+            "current": s.current,
+            "phase": phase,
+            "seats": entries,
+            "hand": [deck[c].face() for c in me.hand] if me is not None else [],
+            "identity": me.identity if me is not None else None,
+            "character_choices": list(me.character_choices) if me is not None else [],
+            "task": _task(game, seat),
+            "message": _message(game, seat),
+            "stack": [_stack_item(game, item, seat) for item in s.stack],
+            "window": window,
+            "pile": len(s.pile),
+            "discard": discard,
+            "removed": len(s.removed),
+            "waiting": waiting,
+            "prompt": prompt.to_dict() if prompt is not None else None,
+            "over": over,
+            "winners": list(s.winners),
+            "declarer": s.declarer,
+            "win_reason": s.win_reason,
+            "log_length": len(game.events),
+        }
+    return out
+
+
+def _seat_entry(game: Game, index: int, seat: int | None) -> dict[str, object]:
+    """Seat `index` at the table as `seat` sees it."""
+    s = game.state
+    p = s.seats[index]
+    deck = game.deck
+    counts = dict.fromkeys(COLOURS, 0)
+    for c in p.messages:
+        counts[deck[c].colour] += 1
     return {
-        "v": VIEW_VERSION,
-        "seat": seat,
-        "config": {
-            "players": s.config.players, "identities": s.config.identities, "deck": s.config.deck,
-            "probe_draw": s.config.probe_draw, "characters": s.config.characters,
-        },
-        "turn": s.turn,
-        "current": s.current,
-        "phase": phase,
-        "seats": seats,
-        "hand": [deck[c].face() for c in me.hand] if me is not None else [],
-        "identity": me.identity if me is not None else None,
-        "character_choices": list(me.character_choices) if me is not None else [],
-        "task": _task(game, seat),
-        "message": _message(game, seat),
-        "stack": [_stack_item(game, item, seat) for item in s.stack],
-        "window": None if w is None else {
-            "step": w.step, "eligible": list(w.eligible), "passed": sorted(w.passed),
-        },
-        "pile": len(s.pile),
-        "discard": [game.face(c) for c in s.discard] if s.config.discard_face_up else len(s.discard),
-        "removed": len(s.removed),
-        "waiting": [{"seat": p.seat, "kind": p.kind, "prompt_id": p.id}
-                    for p in sorted(game.prompts.values(), key=_seat_of)],
-        "prompt": prompt.to_dict() if prompt is not None else None,
-        "over": over,
-        "winners": list(s.winners),
-        "declarer": s.declarer,
-        "win_reason": s.win_reason,
-        "log_length": len(game.events),
+        "index": p.index,
+        "name": p.name,
+        "alive": p.alive,
+        "lost": p.lost,
+        "hand_count": len(p.hand),
+        "messages": [deck[c].face() for c in p.messages],
+        "counts": counts,
+        "identity": p.identity if (p.revealed or p.index == seat) else None,
+        "locked": p.index in s.locked,
+        "skipped": s.message is not None and p.index in s.message.skipped,
+        "character": _character(game, p.index, seat),
     }
 
 

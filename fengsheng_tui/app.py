@@ -153,6 +153,7 @@ class FengshengApp(App[int]):
             if isinstance(self.screen, TableLobbyScreen):
                 self.pop_screen()
             view = self.state.view or {}
+            self.show_character_pick(view)
             if view.get("over") and not self.game_over_shown:
                 from .screens.game_over import GameOverScreen
 
@@ -162,6 +163,25 @@ class FengshengApp(App[int]):
                 self.push_screen(GameOverScreen())
                 return
         self.refresh_all()
+
+    def show_character_pick(self, view: dict[str, Any]) -> None:
+        """Open the pick screen when this seat has characters to choose from (it closes itself)."""
+        from .screens.character_pick import CharacterPickScreen
+
+        if view.get("phase") != "character_pick" or not view.get("character_choices"):
+            return
+        if not any(isinstance(screen, CharacterPickScreen) for screen in self.screen_stack):
+            self.push_screen(CharacterPickScreen())
+
+    def show_help(self) -> None:
+        """Help is built once and kept (installed): opening it again only shows it."""
+        from .screens.help import HelpScreen
+
+        if not self.is_screen_installed("help"):
+            self.install_screen(HelpScreen(), "help")
+        help_screen = self.get_screen("help")
+        if help_screen not in self.screen_stack:
+            self.push_screen(help_screen)
 
     def find_replay(self) -> str | None:
         """Our seat's replay, written by a server on this machine (`fengsheng play`), if any."""

@@ -192,6 +192,10 @@ UI: dict[str, dict[str, str]] = {
         "pick": "选择",
         "answer_yes": "是",
         "answer_no": "否",
+        "give": "交给",
+        "place": "放置",
+        "put_back": "放回",
+        "take": "拿取",
         "characters_refused": "服务器暂不支持角色",
     },
     "en": {
@@ -332,6 +336,10 @@ UI: dict[str, dict[str, str]] = {
         "pick": "pick",
         "answer_yes": "yes",
         "answer_no": "no",
+        "give": "give",
+        "place": "place",
+        "put_back": "put back",
+        "take": "take",
         "characters_refused": "The server does not offer characters yet",
     },
 }

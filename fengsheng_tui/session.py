@@ -158,12 +158,13 @@ class LocalSession:
     """
 
     def __init__(self, players: int = 4, identities: str = "novice", seed: int = 1, seat: int = 0,
-                 names: tuple[str, ...] = (), bot_level: str = "random") -> None:
+                 names: tuple[str, ...] = (), bot_level: str = "random", characters: bool = False) -> None:
         from bots import make_bot
         from engine import Game, GameConfig
 
         names = names or tuple(f"P{i + 1}" for i in range(players))
-        self.game = Game.new(GameConfig(players=players, identities=identities, names=names), seed)
+        config = GameConfig(players=players, identities=identities, names=names, characters=characters)
+        self.game = Game.new(config, seed)
         self.seat = seat
         self.token: str | None = "local"
         self.bots = {s: make_bot(bot_level, s, seed * 31 + s) for s in range(players) if s != seat}

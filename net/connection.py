@@ -87,6 +87,7 @@ class FramedConnection:
         max_queue_frames: int = DEFAULT_QUEUE_FRAMES,
         max_queue_bytes: int = DEFAULT_QUEUE_BYTES,
         limiter: RateLimiter | None = None,
+        check_outbound: bool = True,
     ) -> None:
         self._reader = reader
         self._writer = writer
@@ -96,6 +97,9 @@ class FramedConnection:
         self.max_queue_frames = max_queue_frames
         self.max_queue_bytes = max_queue_bytes
         self.limiter = limiter
+        #: Walk each outgoing message before packing it; the server turns this off for the
+        #: frames it builds itself (``protocol.CHECK_OUTBOUND`` turns it back on).
+        self.check_outbound = check_outbound
         self.peer: Any = writer.get_extra_info("peername")
         #: Why the connection ended, for logs; None while open.
         self.close_reason: str | None = None
@@ -185,7 +189,20 @@ class FramedConnection:
         """
         if self._closing:
             return False
-        frame = encode_frame(msg)
+        return self.send_frame(encode_frame(msg, check=self.check_outbound))
+
+    def send_frame(self, frame: bytes) -> bool:
+        """Queue one already encoded frame (header included), e.g. one shared by several peers.
+
+        When nothing is waiting and the socket has taken everything so far, the frame goes
+        straight to the transport, saving a task switch per frame; otherwise it joins the
+        bounded queue, whose writer waits for the peer to read (``write_timeout``).
+        """
+        if self._closing:
+            return False
+        if not self._queue and not self._writer.transport.get_write_buffer_size():
+            self._writer.write(frame)
+            return True
         if (
             len(self._queue) >= self.max_queue_frames
             or self._queued_bytes + len(frame) > self.max_queue_bytes

@@ -16,6 +16,7 @@ limit, so a hostile peer can cost at most a few MiB and a few milliseconds per f
 from __future__ import annotations
 
 import math
+import os
 import struct
 import unicodedata
 from collections.abc import Mapping
@@ -38,6 +39,12 @@ MAX_CONTAINERS = 16_384
 
 HEADER = struct.Struct(">I")
 HEADER_SIZE = HEADER.size
+
+#: Debug/test switch: also walk every frame the server builds before sending it
+#: (``FENGSHENG_CHECK_FRAMES=1``). Inbound frames are always checked.
+CHECK_OUTBOUND = os.environ.get("FENGSHENG_CHECK_FRAMES", "") not in ("", "0")
+
+_pack = msgpack.Packer(use_bin_type=True, autoreset=True).pack
 
 # Error codes: the ``code`` field of an ``error`` message.
 BAD_FRAME = "bad_frame"  # the body is not valid strict msgpack, or a frame stalled
@@ -113,17 +120,20 @@ class ProtocolError(Exception):
 # --------------------------------------------------------------------------- encoding
 
 
-def encode(msg: Mapping[str, Any]) -> bytes:
+def encode(msg: Mapping[str, Any], *, check: bool = True) -> bytes:
     """Pack one message into a frame body.
 
-    The same tree check as ``decode`` runs first, so whatever we send the peer can
-    read; a failure here is a bug on our side, reported as ``ProtocolError``.
+    With ``check`` the same tree check as ``decode`` runs first, so whatever we send the
+    peer can read; a failure here is a bug on our side, reported as ``ProtocolError``.
+    The server passes ``check=False`` for frames it built itself from the projection (the
+    walk cost more than the packing); ``CHECK_OUTBOUND`` turns the check back on.
     """
-    if not isinstance(msg, Mapping):
-        raise ProtocolError(BAD_MESSAGE, f"a message is a map, not {type(msg).__name__}")
-    _check_tree(msg, BAD_MESSAGE)
+    if check:
+        if not isinstance(msg, Mapping):
+            raise ProtocolError(BAD_MESSAGE, f"a message is a map, not {type(msg).__name__}")
+        _check_tree(msg, BAD_MESSAGE)
     try:
-        body = msgpack.packb(msg, use_bin_type=True)
+        body = _pack(msg)
     except (TypeError, ValueError, OverflowError) as exc:
         raise ProtocolError(BAD_MESSAGE, f"cannot encode: {exc}") from None
     if len(body) > MAX_FRAME:
@@ -131,9 +141,9 @@ def encode(msg: Mapping[str, Any]) -> bytes:
     return body
 
 
-def encode_frame(msg: Mapping[str, Any]) -> bytes:
+def encode_frame(msg: Mapping[str, Any], *, check: bool = True) -> bytes:
     """Length prefix + body: the exact bytes to write to the socket."""
-    body = encode(msg)
+    body = encode(msg, check=check)
     return HEADER.pack(len(body)) + body
 
 
@@ -160,17 +170,22 @@ def decode(body: bytes) -> dict[str, Any]:
     size = len(body)
     if size > MAX_FRAME:
         raise ProtocolError(TOO_LARGE, f"frame of {size} bytes exceeds the cap of {MAX_FRAME}")
-    containers = 0
+    # A body of n bytes holds at most n containers, so a frame no larger than the container
+    # budget cannot break it: only bigger frames pay for the per-container callback.
+    hooks: dict[str, Any] = {}
+    if size > MAX_CONTAINERS:
+        containers = 0
 
-    def count(container: Any) -> Any:
-        # Called by msgpack for each finished array/map, so a bomb of empty
-        # containers is stopped after MAX_CONTAINERS small allocations.
-        nonlocal containers
-        containers += 1
-        if containers > MAX_CONTAINERS:
-            raise ProtocolError(BAD_FRAME, f"more than {MAX_CONTAINERS} arrays/maps in one frame")
-        return container
+        def count(container: Any) -> Any:
+            # Called by msgpack for each finished array/map, so a bomb of empty
+            # containers is stopped after MAX_CONTAINERS small allocations.
+            nonlocal containers
+            containers += 1
+            if containers > MAX_CONTAINERS:
+                raise ProtocolError(BAD_FRAME, f"more than {MAX_CONTAINERS} arrays/maps in one frame")
+            return container
 
+        hooks = {"list_hook": count, "object_hook": count}
     try:
         msg = msgpack.unpackb(
             body,
@@ -178,13 +193,12 @@ def decode(body: bytes) -> dict[str, Any]:
             strict_map_key=True,
             use_list=True,
             ext_hook=_reject_ext,
-            list_hook=count,
-            object_hook=count,
             max_str_len=size,
             max_bin_len=size,
             max_array_len=size,
             max_map_len=size,
             max_ext_len=0,
+            **hooks,
         )
     except ProtocolError:
         raise
@@ -209,24 +223,66 @@ def _kind(value: Any) -> str:
 
 
 def _check_tree(root: Any, code: str) -> None:
-    """Walk a message without recursion: depth, key types and scalar types."""
-    stack: list[tuple[Any, int]] = [(root, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise ProtocolError(code, f"nesting deeper than {MAX_DEPTH}")
-        # `type() is dict` first: the ABC isinstance check costs more than the rest of the walk.
-        if type(node) is dict or isinstance(node, Mapping):
-            for key, value in node.items():
-                if type(key) is not str:
-                    raise ProtocolError(code, f"map keys must be strings, not {_kind(key)}")
-                _push_or_check(stack, value, depth, code)
+    """Walk a message: depth, key types and scalar types.
+
+    Recursion is bounded by ``MAX_DEPTH``; plain dicts and lists (all that ``decode``
+    produces) take the fast path, other mappings and tuples (what callers may hand to
+    ``encode``) the general one.
+    """
+    if type(root) is dict:
+        _check_map(root, 1, code)
+    else:
+        _check_node(root, 1, code)
+
+
+def _check_map(node: dict[Any, Any], depth: int, code: str) -> None:
+    if depth > MAX_DEPTH:
+        raise ProtocolError(code, f"nesting deeper than {MAX_DEPTH}")
+    for key, value in node.items():
+        if type(key) is not str:
+            raise ProtocolError(code, f"map keys must be strings, not {_kind(key)}")
+        kind = type(value)
+        if kind is str or kind is int or kind is bool or value is None:
+            continue
+        if kind is dict:
+            _check_map(value, depth + 1, code)
+        elif kind is list:
+            _check_list(value, depth + 1, code)
         else:
-            for value in node:
-                _push_or_check(stack, value, depth, code)
+            _check_value(value, depth, code)
 
 
-def _push_or_check(stack: list[tuple[Any, int]], value: Any, depth: int, code: str) -> None:
+def _check_list(node: list[Any], depth: int, code: str) -> None:
+    if depth > MAX_DEPTH:
+        raise ProtocolError(code, f"nesting deeper than {MAX_DEPTH}")
+    for value in node:
+        kind = type(value)
+        if kind is str or kind is int or kind is bool or value is None:
+            continue
+        if kind is dict:
+            _check_map(value, depth + 1, code)
+        elif kind is list:
+            _check_list(value, depth + 1, code)
+        else:
+            _check_value(value, depth, code)
+
+
+def _check_node(node: Any, depth: int, code: str) -> None:
+    """A container of any mapping or sequence type (only from ``encode``)."""
+    if depth > MAX_DEPTH:
+        raise ProtocolError(code, f"nesting deeper than {MAX_DEPTH}")
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            if type(key) is not str:
+                raise ProtocolError(code, f"map keys must be strings, not {_kind(key)}")
+            _check_value(value, depth, code)
+    else:
+        for value in node:
+            _check_value(value, depth, code)
+
+
+def _check_value(value: Any, depth: int, code: str) -> None:
+    """One value inside a container at ``depth``: a scalar, or a container one level down."""
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return
@@ -234,10 +290,14 @@ def _push_or_check(stack: list[tuple[Any, int]], value: Any, depth: int, code: s
         if not math.isfinite(value):
             raise ProtocolError(code, "floats must be finite")
         return
-    if kind is dict or kind is list or isinstance(value, Mapping | list | tuple):
-        stack.append((value, depth + 1))
-        return
-    raise ProtocolError(code, f"{_kind(value)} values are not allowed")
+    if kind is dict:
+        _check_map(value, depth + 1, code)
+    elif kind is list:
+        _check_list(value, depth + 1, code)
+    elif isinstance(value, Mapping | list | tuple):
+        _check_node(value, depth + 1, code)
+    else:
+        raise ProtocolError(code, f"{_kind(value)} values are not allowed")
 
 
 # --------------------------------------------------------------------------- schemas

@@ -43,6 +43,7 @@ class GameServer:
         frame_timeout: float = 10.0,
         hello_timeout: float = HELLO_TIMEOUT,
         idle_timeout: float = IDLE_TIMEOUT,
+        check_outbound: bool | None = None,
     ) -> None:
         self.host = host
         self.requested_port = port
@@ -52,6 +53,9 @@ class GameServer:
         self.frame_timeout = frame_timeout
         self.hello_timeout = hello_timeout
         self.idle_timeout = idle_timeout
+        #: Walk every outgoing frame before sending it (debug and tests); the server builds
+        #: its frames from the projection, so by default they are packed unchecked.
+        self.check_outbound = P.CHECK_OUTBOUND if check_outbound is None else check_outbound
         self.tables: dict[str, Table] = {}
         self._server: asyncio.Server | None = None
         self._conns: set[FramedConnection] = set()
@@ -110,7 +114,11 @@ class GameServer:
         assert task is not None
         self._handlers.add(task)
         conn = FramedConnection(
-            reader, writer, frame_timeout=self.frame_timeout, limiter=RateLimiter(self.rate, self.burst)
+            reader,
+            writer,
+            frame_timeout=self.frame_timeout,
+            limiter=RateLimiter(self.rate, self.burst),
+            check_outbound=self.check_outbound,
         )
         try:
             if len(self._conns) >= self.max_connections:

@@ -26,6 +26,7 @@ from bots import LEVELS, Bot, make_bot
 from engine import ChoiceError, ConfigError, Game, GameConfig, Prompt, events_for, identity_options, view
 from engine.cards import deck_variants
 from engine.prompts import KINDS
+from engine.view import views
 from net import protocol as P
 from net.connection import FramedConnection, RateLimiter
 from net.journal import REPLAY_SUFFIX, Journal, JournalError, read_journal, write_replay
@@ -41,6 +42,8 @@ DEFAULT_TIMERS: dict[str, float] = {
     "receive": 10.0,
     "probe_discard": 15.0,
 }
+#: Kinds the host cannot time yet (character games only); used unless `timers` names them.
+EXTRA_TIMERS: dict[str, float] = {"character_pick": 30.0, "skill": 15.0}
 #: A dropped seat's deadlines shrink to this, so the table does not wait on someone who is gone.
 OFFLINE_TIMEOUT = 5.0
 #: After this long offline, a bot plays the seat until its owner returns.
@@ -92,6 +95,15 @@ class Session:
     def send(self, msg: dict[str, Any]) -> None:
         self.conn.send(msg)
 
+    def send_all(self, frames: list[dict[str, Any]], sizes: list[int] | None) -> None:
+        """Encode (unchecked unless the connection asks) and queue frames the table built itself."""
+        check = self.conn.check_outbound
+        for msg in frames:
+            frame = P.encode_frame(msg, check=check)
+            if sizes is not None:
+                sizes.append(len(frame) - P.HEADER_SIZE)
+            self.conn.send_frame(frame)
+
     def close(self, reason: str) -> None:
         """Say goodbye and close from the table's (synchronous) loop; the socket drains on its own."""
         self.conn.send(P.bye(reason))
@@ -134,6 +146,7 @@ class Table:
         players: int = 4,
         identities: str | None = None,
         deck: str = "resolved",
+        characters: bool = False,
         password: str | None = None,
         timers: dict[str, float] | None = None,
         data_dir: Path | None = None,
@@ -149,6 +162,7 @@ class Table:
         self.players = players
         self.identities = identities or _first_identities(players)
         self.deck = deck
+        self.characters = characters
         self.password = password
         self.timers = {**DEFAULT_TIMERS, **(timers or {})}
         self.data_dir = data_dir
@@ -159,7 +173,7 @@ class Table:
         self.seed = seed
         self.host_token = host_token or secrets.token_urlsafe(18)
         self.clock = clock
-        GameConfig(players=players, identities=self.identities, deck=deck).validate()
+        GameConfig(players=players, identities=self.identities, deck=deck, characters=characters).validate()
 
         self.phase = LOBBY
         self.slots: list[SeatSlot] = []
@@ -176,6 +190,11 @@ class Table:
         self.timeouts = 0
         self.max_lateness = 0.0
         self.games_finished = 0
+        #: Body sizes of the game-state frames sent, when a benchmark sets this to a list.
+        self.frame_sizes: list[int] | None = None
+        #: Views of this flush, built together so their public parts are computed once.
+        self._shared: dict[int | None, dict[str, Any]] = {}
+        self._shared_now = 0.0
 
     # ------------------------------------------------------------------ life cycle
 
@@ -269,9 +288,16 @@ class Table:
         self._dirty = False
         if self.journal is not None:
             await asyncio.to_thread(self.journal.sync)
-        for session in list(self.sessions):
-            for frame in self.frames_for(session):
-                session.send(frame)
+        sessions = list(self.sessions)
+        game = self.game
+        if game is not None and self.phase != LOBBY:
+            self._shared = views(game, {s.seat for s in sessions})
+            self._shared_now = self.clock()
+        try:
+            for session in sessions:
+                session.send_all(self.frames_for(session), self.frame_sizes)
+        finally:
+            self._shared = {}
 
     # ------------------------------------------------------------------ the one outgoing projection
 
@@ -280,28 +306,36 @@ class Table:
 
         Built only from `view(game, seat)` and `events_for(game, seat, since)` plus public table
         facts (online flags, bots, countdowns). Spectators get seat None: the public view.
+        During a flush the views come from one `views` call, sharing their public parts.
         """
         game = self.game
         if game is None or self.phase == LOBBY:
             return [self.lobby_frame(session)]
         seat = session.seat
-        now = self.clock()
-        v = view(game, seat)
-        v["table"] = self.name
-        for entry in v["seats"]:  # type: ignore[attr-defined]
-            slot = self.slots[entry["index"]]
-            entry["online"] = slot.online
-            entry["bot"] = slot.bot is not None
-        for entry in v["waiting"]:  # type: ignore[attr-defined]
-            entry["deadline"] = self._remaining(entry["prompt_id"], now)
-        prompt = v["prompt"]
-        if prompt is not None:
-            prompt["deadline"] = self._remaining(prompt["id"], now)  # type: ignore[index]
-        v["timers"] = dict(self.timers)
+        shared = self._shared.get(seat)
+        if shared is not None:
+            v, now = shared, self._shared_now
+        else:
+            v, now = view(game, seat), self.clock()
+        self._annotate(v, now)
         events = events_for(game, seat, session.since)
         session.since = len(game.events)
         chunks = [events[i : i + EVENTS_PER_FRAME] for i in range(0, len(events), EVENTS_PER_FRAME)] or [[]]
         return [P.update(v, chunk) for chunk in chunks]
+
+    def _annotate(self, v: dict[str, Any], now: float) -> None:
+        """Add the public table facts; the same for every viewer, so shared parts stay consistent."""
+        v["table"] = self.name
+        for entry in v["seats"]:
+            slot = self.slots[entry["index"]]
+            entry["online"] = slot.online
+            entry["bot"] = slot.bot is not None
+        for entry in v["waiting"]:
+            entry["deadline"] = self._remaining(entry["prompt_id"], now)
+        prompt = v["prompt"]
+        if prompt is not None:
+            prompt["deadline"] = self._remaining(prompt["id"], now)
+        v["timers"] = dict(self.timers)
 
     def _remaining(self, prompt_id: Any, now: float) -> float:
         deadline = self.deadlines.get(int(prompt_id))
@@ -317,7 +351,7 @@ class Table:
                 "identity_options": [k for k, c in identity_options(self.players).items() if c[2] == 0],
                 "deck": self.deck,
                 "decks": list(deck_variants()),
-                "characters": False,
+                "characters": self.characters,
                 "password": bool(self.password),
                 "timers": dict(self.timers),
                 "you": session.seat,
@@ -611,6 +645,7 @@ class Table:
             players=self.players,
             identities=self.identities,
             deck=self.deck,
+            characters=self.characters,
             names=tuple(slot.name for slot in self.slots),
         )
         try:
@@ -698,7 +733,7 @@ class Table:
         for prompt in game.prompts.values():
             live.add(prompt.id)
             if prompt.id not in self.deadlines:
-                deadline = now + self.timers[prompt.kind]
+                deadline = now + self.timers.get(prompt.kind, EXTRA_TIMERS.get(prompt.kind, 30.0))
                 slot = self.slots[prompt.seat]
                 if slot.offline_since is not None and slot.bot is None:
                     deadline = min(deadline, now + self.offline_timeout)
@@ -820,6 +855,7 @@ class Table:
             players=config.players,
             identities=config.identities,
             deck=config.deck,
+            characters=config.characters,
             password=start.get("password"),
             timers=start.get("timers"),
             host_token=start["host_token"],

@@ -154,3 +154,33 @@ def test_fengsheng_scenario_through_the_dispatcher(tmp_path: Path, capsys: pytes
     bad = write(tmp_path, "bad.toml", PASSING.replace("{1 =", "{3 ="))
     assert cli.main(["scenario", str(bad), str(good)]) == 1
     assert "FAIL passes" in capsys.readouterr().out
+
+
+CHARACTER_BASE = {
+    **BASE,
+    "characters": ["shanling", "laogui", "shanling", "shanling"],
+    "hands": [["锁定/black"], ["截获/black"], [], []],
+    "steps": [{"seat": 0, "play": "锁定", "target": 1}],
+    "expect": {"prompt": {"seat": 1, "kind": "skill", "skill": "就计"}, "face_up": {"1": False}},
+}
+
+
+def test_characters_skills_and_faces_in_scenarios() -> None:
+    assert run_scenario(CHARACTER_BASE).ok, run_scenario(CHARACTER_BASE).reason
+    used = run_scenario({**CHARACTER_BASE, "steps": [*CHARACTER_BASE["steps"], {"seat": 1, "skill": "就计"}],
+                         "expect": {"face_up": [1], "hand_count": {"1": 3}}})
+    assert used.ok, used.reason
+    declined = {**CHARACTER_BASE, "steps": [*CHARACTER_BASE["steps"], {"seat": 1, "decline": "就计"}],
+                "expect": {"face_up": {"1": True}}}
+    assert "seat 1 is face-down" in run_scenario(declined).reason
+
+
+def test_character_steps_and_keys_that_cannot_hold_fail() -> None:
+    assert "not implemented" in run_scenario({**CHARACTER_BASE, "characters": ["nobody"] * 4}).reason
+    face_up_first = {**CHARACTER_BASE, "face_up": [1]}
+    assert "seat 1 is asked 'response', expected 'skill'" in run_scenario(face_up_first).reason
+    wrong_skill = {**CHARACTER_BASE, "steps": [*CHARACTER_BASE["steps"], {"seat": 1, "skill": "遗志"}]}
+    assert "no legal option" in run_scenario(wrong_skill).reason
+    not_his = {**CHARACTER_BASE, "steps": [{"expect_refused": True, "seat": 0, "skill": "就计"}]}
+    assert "proves nothing" in run_scenario(not_his).reason
+    assert "need 'characters'" in run_scenario({**BASE, "face_up": [0]}).reason

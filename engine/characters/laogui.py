@@ -43,15 +43,16 @@ def _yizhi(game: Game, owner: int, ctx: dict[str, Any], opt: P.Option) -> None:
     hand = game.state.seats[owner].hand
     game.state.seats[owner].hand = []
     game.log("hand_given", seat=owner, to=opt.target_seat, count=len(hand))
-    game.state.table = hand
-    game.push("laogui.yizhi_rest", opt.target_seat)
+    key = f"yizhi:{len(game.events)}"
+    game.state.table[key] = hand
+    game.push("laogui.yizhi_rest", opt.target_seat, key=key)
     for _ in range(min(3, len(hand))):
-        game.push("laogui.yizhi_take", opt.target_seat, by=owner)
+        game.push("laogui.yizhi_take", opt.target_seat, by=owner, key=key)
 
 
 @step("laogui.yizhi_take")
 def _take(game: Game, st: Step) -> None:
-    pool = game.state.table
+    pool = game.state.table[st.data["key"]]
     if pool and st.seat is not None and game.state.seats[st.seat].in_game and not game.over:
         game.obtain(st.seat, pool.pop(game.state.rng.randrange(len(pool))), by=st.data["by"])
 
@@ -59,8 +60,7 @@ def _take(game: Game, st: Step) -> None:
 @step("laogui.yizhi_rest")
 def _rest(game: Game, st: Step) -> None:
     """[I] the cards he did not draw go to the discard pile."""
-    game.state.discard.extend(game.state.table)
-    game.state.table = []
+    game.state.discard.extend(game.state.table.pop(st.data["key"]))
 
 
 YIZHI = Triggered("遗志", "dying", _dying_self, _yizhi, targets=_yizhi_targets)

@@ -23,16 +23,17 @@ def targets(game: Game, user: int, moment: str) -> list[Target] | None:
 def resolve(game: Game, item: StackItem) -> None:
     s = game.state
     order = [seat for seat in game.order_from(item.user) if s.seats[seat].in_game]
-    s.table = game.take_from_pile(len(order))
-    game.log("truth_or_false", count=len(s.table))
-    game.push("truth_or_false.rest")
+    key = f"truth_or_false:{len(game.events)}"
+    s.table[key] = game.take_from_pile(len(order))
+    game.log("truth_or_false", count=len(s.table[key]))
+    game.push("truth_or_false.rest", key=key)
     for seat in reversed(order):
-        game.push("truth_or_false.take", seat, by=item.user)
+        game.push("truth_or_false.take", seat, by=item.user, key=key)
 
 
 @step("truth_or_false.take")
 def _take(game: Game, st: Step) -> None:
-    pool = game.state.table
+    pool = game.state.table[st.data["key"]]
     assert st.seat is not None
     if not pool or game.over or not game.state.seats[st.seat].in_game:
         return
@@ -42,5 +43,4 @@ def _take(game: Game, st: Step) -> None:
 
 @step("truth_or_false.rest")
 def _rest(game: Game, st: Step) -> None:
-    game.state.discard.extend(game.state.table)
-    game.state.table = []
+    game.state.discard.extend(game.state.table.pop(st.data["key"]))

@@ -74,6 +74,4 @@ class GameOverScreen(FsScreen):
         await self.fs_app.action_quit()
 
     def action_help(self) -> None:
-        from .help import HelpScreen
-
-        self.app.push_screen(HelpScreen())
+        self.fs_app.show_help()

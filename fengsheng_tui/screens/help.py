@@ -1,4 +1,8 @@
-"""Help, all in-app: rules summary, the nine cards, characters, and the key bindings in force."""
+"""Help, all in-app: rules summary, the nine cards, the 25 characters, and the key bindings in force.
+
+The app builds this screen once and keeps it (`FengshengApp.show_help`): opening help is then a
+repaint, not a rebuild. Its text is rebuilt only when the language or the keymap changed.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from ..i18n import CARD_HELP, RULES_SUMMARY
+from ..character_data import base_characters
+from ..i18n import CARD_HELP, RULES_SUMMARY, Words
 from ..keys import HELP_KEYS, REPLAY_KEYS, TABLE_KEYS, config_path, describe
 from .base import FsScreen
 
@@ -19,6 +24,8 @@ class HelpScreen(FsScreen):
     HelpScreen #help { padding: 0 1; }
     """
     KEYS = HELP_KEYS
+    #: (language, keymap) the text was built for: rebuilding the character reference costs a frame.
+    built_for: tuple[str, str] | None = None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="scroll"):
@@ -29,10 +36,18 @@ class HelpScreen(FsScreen):
         self.shown = True
         self.refresh_view()
 
+    def on_screen_resume(self) -> None:
+        self.query_one("#scroll", VerticalScroll).scroll_home(animate=False)
+        self.refresh_view()
+
     def refresh_view(self) -> None:
         if not self.shown:
             return
         app = self.fs_app
+        key = (app.words.lang, repr(sorted(app.keymap.items())))
+        if key == self.built_for:
+            return
+        self.built_for = key
         words = app.words
         lang = words.lang
         parts: list[Text | Table] = [Text(words("rules_summary"), style="bold underline")]
@@ -41,13 +56,12 @@ class HelpScreen(FsScreen):
         parts.append(Text(words("card_reference"), style="bold underline"))
         cards = Table.grid(padding=(0, 1))
         cards.add_column(no_wrap=True, style="bold")
-        cards.add_column()
+        cards.add_column(overflow="fold")  # Chinese has no spaces to wrap at: fold, never cut
         for name, text in CARD_HELP[lang].items():
             cards.add_row(words.function(name), text)
         parts.append(cards)
         parts.append(Text(""))
-        parts.append(Text(words("characters"), style="bold underline"))
-        parts.append(Text(words("characters_coming")))
+        parts += character_reference(words)
         parts.append(Text(""))
         parts.append(Text(words("key_bindings"), style="bold underline"))
         keys = Table.grid(padding=(0, 2))
@@ -62,8 +76,34 @@ class HelpScreen(FsScreen):
         parts.append(Text(words("keys_file", path=str(config_path())), style="italic"))
         self.query_one("#help", Static).update(Group(*parts))
 
+    def relabel(self) -> None:
+        super().relabel()
+        self.built_for = None
+
     def action_close(self) -> None:
         self.app.pop_screen()
 
     def action_scroll(self, step: int) -> None:
         self.query_one("#scroll", VerticalScroll).scroll_relative(y=step * 3, animate=False)
+
+
+def character_reference(words: Words) -> list[Text | Table]:
+    """Every base character: both names, gender, whether it starts face-down, skills, secret task."""
+    chars = base_characters()
+    parts: list[Text | Table] = [Text(words("character_reference", n=len(chars)), style="bold underline")]
+    for info in chars.values():
+        head = Text(info.name(words.lang), style="bold")
+        head.append(f" {info.name_en if words.lang == 'zh' else info.name_zh} · {words.gender(info.gender)} · ")
+        head.append(words("hidden_character" if info.hidden else "open_character"), style="italic")
+        parts.append(head)
+        rows = Table.grid(padding=(0, 1))
+        rows.add_column(no_wrap=True)
+        rows.add_column(overflow="fold")
+        for skill in info.skills:
+            flip = f" ({words('flip_skill')})" if skill.flip else ""
+            rows.add_row(f"  {skill.title(words.lang)}{flip}", skill.summary(words.lang))
+        task = info.task(words.lang)
+        if task:
+            rows.add_row(f"  {words('task')}", Text(task, style="italic"))
+        parts.append(rows)
+    return parts

@@ -129,9 +129,7 @@ class LobbyScreen(FsScreen):
         app.open_table(NetSession(host, port, app.player_name, seats=SeatTokens()))
 
     def action_help(self) -> None:
-        from .help import HelpScreen
-
-        self.app.push_screen(HelpScreen())
+        self.fs_app.show_help()
 
     async def action_quit(self) -> None:
         await self.fs_app.action_quit()

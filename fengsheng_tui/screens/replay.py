@@ -74,9 +74,7 @@ class ReplayScreen(FsScreen):
         self.refresh_view()
 
     def action_help(self) -> None:
-        from .help import HelpScreen
-
-        self.app.push_screen(HelpScreen())
+        self.fs_app.show_help()
 
     async def action_quit(self) -> None:
         await self.fs_app.action_quit()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.widget import Widget
 from textual.widgets import Footer, Input
 
 from ..choice import Chooser
@@ -16,6 +17,8 @@ from ..widgets.status import Banner, StatusBar
 from ..widgets.transit import TransitPanel
 from .base import FsScreen
 
+PROMPT_LINES = 5
+
 
 class TableScreen(FsScreen):
     CSS_PATH = "table.tcss"
@@ -25,6 +28,7 @@ class TableScreen(FsScreen):
     def __init__(self) -> None:
         super().__init__()
         self.chooser = Chooser()
+        self.heights: dict[str | None, int] = {}
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -56,29 +60,45 @@ class TableScreen(FsScreen):
             self.refresh_view(log=False)
 
     def refresh_view(self, log: bool = True) -> None:
+        """Every panel has a height fixed from its line count, so an update re-lays out the screen
+        only when some panel grows or shrinks (auto heights would measure every panel every time)."""
         if not self.shown:
             return
         app = self.fs_app
         state, words, mono = app.state, app.words, app.mono
         self.chooser.reset(state.prompt, state.hand)
-        self.query_one(StatusBar).show(state, words)
+        self.query_one(StatusBar).show(state, words, layout=False)
         banner = self.query_one(Banner)
-        banner.display = app.connection_lost
-        banner.update(words("lost_conn"))
-        self.query_one(SeatsPanel).show(state, words, mono)
-        self.query_one(TransitPanel).show(state, words, mono)
+        if banner.display != app.connection_lost:
+            banner.display = app.connection_lost
+        banner.update(words("lost_conn"), layout=False)
+        # With characters the seat rows need the room: the message panel gives some up.
+        self.set_class(any(seat.get("character") for seat in state.seats), "-characters")
+        seats, transit = self.query_one(SeatsPanel), self.query_one(TransitPanel)
+        seats.show(state, words, mono, layout=False)
+        transit.show(state, words, mono, layout=False)
+        self.fix_height(self.query_one("#top"), max(seats.lines, transit.lines, 3) + 2)
         self.refresh_choice()
         if log:
-            self.query_one(EventLog).show(state, words)
+            self.query_one(EventLog).show(state, words, layout=False)
 
     def refresh_choice(self) -> None:
         app = self.fs_app
         open_ = self.chooser.sent_for is None
         usable = self.chooser.usable() if open_ else set()
         skills = self.chooser.skills() if open_ else []
-        self.query_one(HandPanel).show(app.state, app.words, self.chooser.selected, usable, app.mono,
-                                       skills=skills, chosen_skill=self.chooser.skill)
-        self.query_one(PromptPanel).show(app.state, self.chooser, app.words, app.mono)
+        hand, prompt = self.query_one(HandPanel), self.query_one(PromptPanel)
+        hand.show(app.state, app.words, self.chooser.selected, usable, app.mono,
+                  skills=skills, chosen_skill=self.chooser.skill, layout=False)
+        prompt.show(app.state, self.chooser, app.words, app.mono, layout=False)
+        self.fix_height(hand, hand.lines + 2)
+        self.fix_height(prompt, min(prompt.lines, PROMPT_LINES))
+
+    def fix_height(self, widget: Widget, height: int) -> None:
+        """Set a panel's height; the screen re-lays out only when it changed."""
+        if self.heights.get(widget.id) != height:
+            self.heights[widget.id] = height
+            widget.styles.height = height
 
     # ------------------------------------------------------------------ actions (see keys.TABLE_KEYS)
 
@@ -139,9 +159,7 @@ class TableScreen(FsScreen):
             self.fs_app.send(lambda s: s.chat(text))
 
     def action_help(self) -> None:
-        from .help import HelpScreen
-
-        self.app.push_screen(HelpScreen())
+        self.fs_app.show_help()
 
     def action_settings(self) -> None:
         from .settings import SettingsScreen

@@ -40,6 +40,7 @@ class TableLobbyScreen(FsScreen):
     def __init__(self) -> None:
         super().__init__()
         self.is_ready = False
+        self.asked_characters = False
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
@@ -90,9 +91,11 @@ class TableLobbyScreen(FsScreen):
                     value = words("on_") if value else words("off")
                 elif isinstance(value, dict):
                     value = " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in value.items())
-                elif key == "characters" and not value:
-                    value = words("characters_coming")
                 parts.append(Text(f"{words(key)}: {value}"))
+        if state.error:
+            message = words("characters_refused") if state.error_code == "bad_state" and self.asked_characters \
+                else state.error
+            parts.append(Text(words("error", message=message), style="italic"))
         self.query_one("#table-lobby", Static).update(Group(*parts))
 
     def _op(self, command: str, **args: Any) -> None:
@@ -128,6 +131,12 @@ class TableLobbyScreen(FsScreen):
         nxt = names[(names.index(current) + 1) % len(names)] if current in names else names[0]
         self._op("set_identities", identities=nxt)
 
+    def action_characters(self) -> None:
+        """Characters on or off (the host's choice; a server without them refuses and says so)."""
+        self.asked_characters = True
+        self.fs_app.state.error = None
+        self._op("set_characters", characters=not bool(self.options.get("characters")))
+
     def action_chat(self) -> None:
         chat = self.query_one("#lobby-chat", Input)
         chat.disabled = False
@@ -144,9 +153,7 @@ class TableLobbyScreen(FsScreen):
             self.fs_app.send(lambda s: s.chat(text))
 
     def action_help(self) -> None:
-        from .help import HelpScreen
-
-        self.app.push_screen(HelpScreen())
+        self.fs_app.show_help()
 
     def action_quit(self) -> None:
         from .confirm import ConfirmQuit

@@ -4,7 +4,6 @@ our character (skills on offer now starred, `u` to use them) and its secret task
 from __future__ import annotations
 
 from collections.abc import Collection
-from functools import cache
 from typing import Any
 
 from rich.console import Group
@@ -13,7 +12,7 @@ from textual.widgets import Static
 
 from ..client_state import ClientState
 from ..i18n import Words
-from .render import card_text
+from .render import card_text, measure_console
 
 
 class HandPanel(Static):
@@ -26,7 +25,7 @@ class HandPanel(Static):
         view = state.view or {}
         identity = view.get("identity")
         self.border_title = f"{words('hand')} · {words('identity')}: {words.identity(identity)}"
-        width = max(20, self.size.width - 4) if self.size.width else 76
+        width = max(20, self.size.width) if self.size.width else 76
         text = Text(no_wrap=True)
         used = 0
         rows = 1
@@ -87,7 +86,7 @@ def own_character_lines(view: dict[str, Any], seat: int | None, words: Words, sk
         task_line = Text(f"{words(label)}: ", style="bold")
         task_line.append(str(text), style="italic")
         if wrap_task:
-            wrapped = task_line.wrap(_console(), width)
+            wrapped = task_line.wrap(measure_console(), width)
             out.extend(wrapped)
         else:
             task_line.no_wrap = True
@@ -95,10 +94,3 @@ def own_character_lines(view: dict[str, Any], seat: int | None, words: Words, sk
             out.append(task_line)
     return out
 
-
-@cache
-def _console() -> Any:
-    """A console only to measure wrapping (Textual's own is busy drawing)."""
-    from rich.console import Console
-
-    return Console(width=200)

@@ -12,7 +12,7 @@ from ..choice import Chooser
 from ..client_state import ClientState
 from ..i18n import Words
 from ..keys import TARGET_LETTERS
-from .render import card_text
+from .render import card_text, measure_console
 
 
 def find_face(state: ClientState, card_id: object) -> dict[str, Any] | None:
@@ -49,9 +49,9 @@ def option_label(option: dict[str, Any], state: ClientState, words: Words, mono:
         if face is None or face.get("function") != name:
             text.append(words("as_function", function=words.function(name)) + " ")
     elif verb not in ("play", "send", "skill") and (seat is not None or card is not None or "card" in option):
-        text.append(words(verb) + " ")
+        text.append(words(verb).replace("_", " ") + " ")
     if verb not in ("play", "send") and option.get("card") is not None:
-        face = hand_face(state, option.get("card"))
+        face = hand_face(state, option.get("card")) or find_face(state, option.get("card"))
         text.append_text(card_text(face, words, mono) if face else Text(words("face_down"), style="italic"))
         if seat is not None or card is not None:
             text.append(" ")
@@ -63,7 +63,7 @@ def option_label(option: dict[str, Any], state: ClientState, words: Words, mono:
         face = find_face(state, card)
         text.append_text(card_text(face, words, mono) if face else Text(words("message_card")))
     if not text.plain.strip():
-        text = Text(words(verb) if verb != "skill" else words.skill(name))
+        text = Text(words(verb).replace("_", " ") if verb != "skill" else words.skill(name))
     return text
 
 
@@ -76,7 +76,11 @@ def prompt_head(prompt: dict[str, Any], words: Words) -> str:
 
 
 class PromptPanel(Static):
-    def show(self, state: ClientState, chooser: Chooser, words: Words, mono: bool = False) -> None:
+    #: Lines the last `show` drew (after wrapping): the table fixes the panel's height from it.
+    lines = 1
+
+    def show(self, state: ClientState, chooser: Chooser, words: Words, mono: bool = False,
+             layout: bool = True) -> None:
         view = state.view or {}
         prompt = chooser.prompt
         lines: list[Text] = []
@@ -118,4 +122,6 @@ class PromptPanel(Static):
             lines.append(Text(chooser.note, style="italic"))
         if state.error:
             lines.append(Text(words("error", message=state.error), style="italic"))
-        self.update(Group(*lines))
+        width = max(10, self.size.width) if self.size.width else 78
+        self.lines = sum(len(line.wrap(measure_console(), width)) for line in lines)
+        self.update(Group(*lines), layout=layout)

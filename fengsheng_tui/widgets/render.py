@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
+from rich.console import Console
 from rich.text import Text
 
 from ..i18n import Words
@@ -38,3 +40,9 @@ def counts_text(counts: Mapping[str, Any], words: Words, mono: bool = False) -> 
         n = int(counts.get(colour, 0) or 0)
         text.append(f"{words.colour(colour)}{n}", style=colour_style(colour, mono) if n else "dim")
     return text
+
+
+@cache
+def measure_console() -> Console:
+    """A console only for measuring how text wraps (Textual's own console is busy drawing)."""
+    return Console(width=200, color_system=None)

@@ -16,18 +16,16 @@ from .render import counts_text
 class SeatsPanel(Static):
     """The seats, never a card of another seat's hand: only its size is shown."""
 
-    def show(self, state: ClientState, words: Words, mono: bool = False) -> None:
+    #: Lines the last `show` drew: the table fixes the panel's height from it.
+    lines = 1
+
+    def show(self, state: ClientState, words: Words, mono: bool = False, layout: bool = True) -> None:
         self.border_title = words("seats")
         view = state.view or {}
         current = view.get("current")
         countdowns = state.countdowns()
         with_characters = any(seat.get("character") for seat in state.seats)
-        table = Table.grid(padding=(0, 1))
-        for i in range(7 if with_characters else 6):
-            if with_characters and i == 2:
-                table.add_column(no_wrap=True, max_width=12, overflow="ellipsis")
-            else:
-                table.add_column(no_wrap=True)
+        rows: list[list[Text]] = []
         for seat in state.seats:
             index = seat.get("index")
             marker = Text("▶" if index == current and not view.get("over") else " ", style="bold")
@@ -56,8 +54,20 @@ class SeatsPanel(Static):
             cells = [marker, name, status, hand, counts_text(seat.get("counts", {}), words, mono), marks]
             if with_characters:
                 cells.insert(2, character_text(seat.get("character"), words))
+            rows.append(cells)
+        table = Table.grid(padding=(0, 1))
+        for i in range(len(rows[0]) if rows else 0):
+            if with_characters and i == 2:
+                # The character gets what the other columns leave (cut with …): they never shrink.
+                others = sum(max(row[j].cell_len for row in rows) + 1 for j in range(len(rows[0])) if j != 2)
+                room = (self.size.width or 44) - others - 1
+                table.add_column(no_wrap=True, max_width=max(4, min(14, room)), overflow="ellipsis")
+            else:
+                table.add_column(no_wrap=True)
+        for cells in rows:
             table.add_row(*cells)
-        self.update(table)
+        self.lines = max(1, len(state.seats))
+        self.update(table, layout=layout)
 
 
 def character_text(character: dict[str, Any] | None, words: Words) -> Text:

@@ -10,7 +10,7 @@ from ..i18n import Words
 
 
 class StatusBar(Static):
-    def show(self, state: ClientState, words: Words) -> None:
+    def show(self, state: ClientState, words: Words, layout: bool = True) -> None:
         view = state.view or {}
         text = Text(words("title"), style="bold")
         if view:
@@ -21,7 +21,7 @@ class StatusBar(Static):
                 text.append(" · " + words("spectator"))
             else:
                 text.append(f" · {words('identity')}: {words.identity(view.get('identity'))}")
-        self.update(text)
+        self.update(text, layout=layout)
 
 
 class Banner(Static):

@@ -8,11 +8,14 @@ from textual.widgets import Static
 
 from ..client_state import ClientState
 from ..i18n import Words
-from .render import card_text
+from .render import card_text, measure_console
 
 
 class TransitPanel(Static):
-    def show(self, state: ClientState, words: Words, mono: bool = False) -> None:
+    #: Lines the last `show` drew: the table fixes the panel's height from it.
+    lines = 1
+
+    def show(self, state: ClientState, words: Words, mono: bool = False, layout: bool = True) -> None:
         self.border_title = words("message")
         view = state.view or {}
         seats = state.seats
@@ -52,4 +55,6 @@ class TransitPanel(Static):
                 line.append_text(card_text(item["target_card"], words, mono))
                 line.append(")")
             lines.append(line)
-        self.update(Group(*lines))
+        width = max(10, self.size.width) if self.size.width else 28
+        self.lines = sum(len(line.wrap(measure_console(), width)) for line in lines)
+        self.update(Group(*lines), layout=layout)

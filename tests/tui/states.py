@@ -74,3 +74,16 @@ class ScriptedSession:
 
     async def close(self) -> None:
         self._closed.set()
+
+
+def play_with_characters(seed: int, stop: Callable[[Game], bool], players: int = 5) -> Game:
+    """Like `play_until`, in a game with characters (picked by the bots too)."""
+    names = ("老王", "Alice", "小李", "Bob", "小红")[:players]
+    game = Game.new(GameConfig(players=players, identities="default", names=names, characters=True), seed)
+    bots = {s: make_bot("random", s, seed * 7 + s) for s in range(players)}
+    for _ in range(5000):
+        if game.over or stop(game):
+            return game
+        prompt = min(game.pending(), key=lambda p: game.priority_key(p.seat))
+        game.choose(prompt.seat, prompt.id, bots[prompt.seat].decide(view(game, prompt.seat)))
+    return game

@@ -134,3 +134,22 @@ def test_replay(snap_compare: Any, size: tuple[int, int]) -> None:
     replay = {"seat": 2, "table": "snap", "events": events_for(game, 2, 0), "final": view(game, 2)}
     app = FengshengApp(lang="zh", replay=replay, keymap={}, clock=frozen)
     assert snap_compare(app, terminal_size=size, run_before=lambda pilot: settle(pilot, *["right"] * 30))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_character_pick(snap_compare: Any, size: tuple[int, int]) -> None:
+    from .states import play_with_characters
+
+    game = play_with_characters(7, lambda g: True)
+    assert snap_compare(table_app([welcome(0), update(game, 0)]), terminal_size=size, run_before=settle)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_with_characters_choosing_a_skill(snap_compare: Any, size: tuple[int, int]) -> None:
+    """Seat 0 (黄雀, face-down) in its play phase, `u` pressed: 潜藏伏击 and its two targets."""
+    from .states import play_with_characters
+
+    game = play_with_characters(5, lambda g: 0 in g.prompts and g.prompts[0].kind == "play"
+                                and any(o.verb == "skill" for o in g.prompts[0].options))
+    app = table_app([welcome(0), update(game, 0)])
+    assert snap_compare(app, terminal_size=size, run_before=lambda pilot: settle(pilot, "u"))

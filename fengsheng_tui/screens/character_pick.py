@@ -1,0 +1,146 @@
+"""The character pick before the deal (RULES.md §3.2): each choice with its skills and secret task.
+
+Shown over the table while the game is in its pick phase; it leaves by itself when the phase ends.
+A digit (or the arrows) chooses, Enter confirms. The texts come from the rules data, so a player
+reads the same summaries here as in the help screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Static
+
+from ..character_data import character_info
+from ..i18n import Words
+from ..keys import PICK_KEYS
+from .base import FsScreen
+
+
+def choice_block(cid: str, n: int, words: Words, selected: bool) -> Group:
+    """`1. 老鬼 Old Ghost · 女 · 开局盖伏`, its skills, its secret task."""
+    info = character_info(cid)
+    head = Text(f" {n} ", style="reverse bold" if selected else "bold")
+    if info is None:
+        head.append(" " + cid)
+        return Group(head)
+    head.append(" " + info.name(words.lang), style="bold underline" if selected else "bold")
+    other = info.name_zh if words.lang == "en" else info.name_en
+    head.append(f" {other} · {words.gender(info.gender)} · ")
+    head.append(words("hidden_character" if info.hidden else "open_character"), style="italic")
+    rows = Table.grid(padding=(0, 1))
+    rows.add_column(no_wrap=True, style="bold")
+    rows.add_column(overflow="fold")  # Chinese has no spaces to wrap at: fold, never cut
+    for skill in info.skills:
+        title = skill.title(words.lang) + (f" ({words('flip_skill')})" if skill.flip else "")
+        rows.add_row("   " + title, skill.summary(words.lang))
+    task = info.task(words.lang)
+    if task:
+        rows.add_row("   " + words("task_if_neutral"), Text(task, style="italic"))
+    return Group(head, rows)
+
+
+class CharacterPickScreen(FsScreen):
+    DEFAULT_CSS = """
+    CharacterPickScreen #pick-head { height: auto; padding: 0 1; background: $primary-background; }
+    CharacterPickScreen #pick { padding: 0 1; }
+    """
+    KEYS = PICK_KEYS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.index = 0
+        self.sent_for: int | None = None
+        self.picked: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="pick-head")
+        with VerticalScroll(id="pick-scroll"):
+            yield Static(id="pick")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.shown = True
+        self.refresh_view()
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return self.fs_app.state.view or {}
+
+    @property
+    def choices(self) -> list[str]:
+        return [str(c) for c in self.view.get("character_choices") or []]
+
+    def open_prompt(self) -> dict[str, Any] | None:
+        prompt = self.fs_app.state.prompt
+        if prompt is None or prompt.get("kind") != "character_pick" or prompt.get("id") == self.sent_for:
+            return None
+        return prompt
+
+    def refresh_view(self) -> None:
+        if not self.shown:
+            return
+        app = self.fs_app
+        words, state = app.words, app.state
+        if self.view.get("phase") != "character_pick":
+            if app.screen is self:
+                app.pop_screen()
+            return
+        choices = self.choices
+        self.index = min(self.index, max(0, len(choices) - 1))
+        prompt = self.open_prompt()
+        head = Text(words("pick_title"), style="bold")
+        if prompt is not None:
+            left = state.seconds_left(prompt)
+            if left is not None:
+                head.append("  ⏳" + words("countdown", s=left))
+            head.append("\n" + words("pick_hint"), style="dim")
+        else:
+            name = words.character_name(self.picked) if self.picked else "…"
+            head.append("\n" + words("picked_wait", name=name), style="italic")
+        if state.error:
+            head.append("\n" + words("error", message=state.error), style="italic")
+        self.query_one("#pick-head", Static).update(head)
+        blocks: list[Group | Text] = []
+        for i, cid in enumerate(choices):
+            if i:
+                blocks.append(Text(""))
+            blocks.append(choice_block(cid, i + 1, words, selected=i == self.index and prompt is not None))
+        self.query_one("#pick", Static).update(Group(*blocks))
+
+    def action_choice(self, i: int) -> None:
+        if 0 <= i < len(self.choices):
+            self.index = i
+            self.refresh_view()
+
+    def action_move(self, step: int) -> None:
+        if self.choices:
+            self.index = (self.index + step) % len(self.choices)
+            self.refresh_view()
+
+    def action_confirm(self) -> None:
+        prompt = self.open_prompt()
+        choices = self.choices
+        if prompt is None or not choices:
+            return
+        cid = choices[self.index]
+        option = next((o for o in prompt.get("options", []) if o.get("name") == cid), None)
+        if option is None:
+            return
+        self.sent_for = int(prompt["id"])
+        self.picked = cid
+        self.fs_app.choose(int(prompt["id"]), str(option["id"]))
+        self.refresh_view()
+
+    def action_help(self) -> None:
+        self.fs_app.show_help()
+
+    def action_quit(self) -> None:
+        table = self.fs_app.table_screen()
+        if table is not None:
+            table.action_quit()
