@@ -259,12 +259,26 @@ class Game:
     def _advance(self) -> None:
         """Run the agenda's steps, then the current node, until a decision is needed."""
         s = self.state
-        while not self.prompts and s.node != GAME_OVER:
-            if s.agenda:
+        while True:
+            if self.prompts or s.node == GAME_OVER:
+                if not self._task_done_while_waiting():
+                    return
+            elif s.agenda:
                 step = s.agenda.pop()
                 STEPS[step.kind](self, step)
             elif self._handlers[s.node]():
                 return
+
+    def _task_done_while_waiting(self) -> bool:
+        """A secret task may be met by any change (a card taken into a hand): check before waiting."""
+        s = self.state
+        if not s.config.characters or s.node == GAME_OVER or s.declaring is not None or s.dying:
+            return False
+        if not characters.check_tasks(self):
+            return False
+        self.prompts.clear()
+        s.asking = None
+        return True
 
     def push(self, kind: str, seat: int | None = None, **data: Any) -> None:
         """Schedule engine work; steps run last-in first-out, before the node continues."""
@@ -621,8 +635,15 @@ class Game:
         if self.deck[card].colour == BLACK:
             player.last_black_by = by
         self.log("received" if received else "obtained", seat=seat, card=self.face(card), by=by)
+        # RULES.md §8.1/§8.3: death and victory are immediate, so they are checked before the
+        # optional skills that answer the same event (check_end runs first: it is pushed last).
+        # Forced skills (小白's 败露) are part of the event itself and come before the check.
+        ctx = {"seat": seat, "card": card, "by": by, "sent": received}
+        if self.state.config.characters:
+            characters.fire(self, "obtained", ctx, forced=False)
         self.push("check_end")
-        self.fire("obtained", seat=seat, card=card, by=by, sent=received)
+        if self.state.config.characters:
+            characters.fire(self, "obtained", ctx, forced=True)
 
     def check_end(self) -> None:
         """Deaths first, then victory (RULES.md §8.3 [DECISION]); the first in 顺位 declares.

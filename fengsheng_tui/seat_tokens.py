@@ -3,7 +3,9 @@
 The server knows a returning player only by the token from the `welcome`; a dropped SSH session
 takes the process, and its memory, with it. Tokens live in `seats.json` next to the keys file
 ($FENGSHENG_CONFIG's folder, else $XDG_CONFIG_HOME/fengsheng or ~/.config/fengsheng), readable by
-the owner only (0600), keyed by server address and table; a token is forgotten when its game is over.
+the owner only (0600), keyed by server address, table and player name (friends who SSH into one
+account share its config: the name keeps them from taking each other's seats); a token is forgotten
+when its game is over.
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ class SeatTokens:
             return []
         entries = data.get("seats") if isinstance(data, dict) else None
         return [e for e in entries or [] if isinstance(e, dict) and isinstance(e.get("address"), str)
-                and isinstance(e.get("token"), str) and isinstance(e.get("table"), str)]
+                and isinstance(e.get("token"), str) and isinstance(e.get("table"), str)
+                and isinstance(e.get("name"), str)]
 
     def _save(self, entries: list[dict[str, Any]]) -> None:
         path = self.file
@@ -58,20 +61,20 @@ class SeatTokens:
         except OSError:
             pass
 
-    def find(self, address: str, table: str | None = None) -> str | None:
-        """The newest token for this server (and table, when one is asked for)."""
+    def find(self, address: str, name: str, table: str | None = None) -> str | None:
+        """The newest token of player `name` at this server (and table, when one is asked for)."""
         for entry in reversed(self._load()):
-            if entry["address"] == address and (table is None or entry["table"] == table):
+            if entry["address"] == address and entry["name"] == name and (table is None or entry["table"] == table):
                 return str(entry["token"])
         return None
 
-    def remember(self, address: str, table: str, token: str, seat: int | None = None) -> None:
-        entries = [e for e in self._load() if (e["address"], e["table"]) != (address, table)]
-        entries.append({"address": address, "table": table, "token": token, "seat": seat})
+    def remember(self, address: str, name: str, table: str, token: str, seat: int | None = None) -> None:
+        entries = [e for e in self._load() if (e["address"], e["name"], e["table"]) != (address, name, table)]
+        entries.append({"address": address, "name": name, "table": table, "token": token, "seat": seat})
         self._save(entries)
 
     def forget(self, address: str, table: str | None = None, token: str | None = None) -> None:
-        """Drop this server's seat at `table` (any table if None), or only the entry holding `token`."""
+        """Drop this server's seats at `table` (any table if None), or only the entry holding `token`."""
         entries = self._load()
         kept = [e for e in entries if not (e["address"] == address and (table is None or e["table"] == table)
                                            and (token is None or e["token"] == token))]

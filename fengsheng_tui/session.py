@@ -69,7 +69,7 @@ class NetSession:
 
         stored = None
         if self.token is None and self.seats is not None:
-            stored = self.seats.find(self.address, self.table)
+            stored = self.seats.find(self.address, self.name, self.table)
         try:
             client, welcome = await self._hello(stored or self.token)
         except ClientError as exc:
@@ -82,7 +82,7 @@ class NetSession:
         self._joined_table = str(welcome.get("table") or "")
         seat = welcome.get("seat")
         if self.seats is not None and isinstance(seat, int) and client.token and client.token != "-":
-            self.seats.remember(self.address, self._joined_table, client.token, seat)
+            self.seats.remember(self.address, self.name, self._joined_table, client.token, seat)
 
     async def _hello(self, token: str | None) -> tuple[Any, dict[str, Any]]:
         from net.client import Client

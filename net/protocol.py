@@ -431,6 +431,7 @@ SERVER_MESSAGES: Mapping[str, Schema] = {
     "error": {"code": Choice(ERROR_CODES), "message": Str(500), "ref": Int(nullable=True)},
     "lobby": {"table": Map()},
     "update": {"view": Map(), "events": Array()},
+    "patch": {"changes": Array(), "events": Array()},
     "chat": {"seat": SEAT, "name": NAME, "text": TEXT},
     "pong": {"n": Int()},
     "bye": {"reason": Str(200)},
@@ -518,6 +519,11 @@ def update(view: dict[str, Any], events: list[Any]) -> dict[str, Any]:
     return _build(SERVER_MESSAGES, "update", view=view, events=events)
 
 
+def patch(changes: list[list[Any]], events: list[Any]) -> dict[str, Any]:
+    """The change from the last view this connection was sent to the current one, plus new events."""
+    return _build(SERVER_MESSAGES, "patch", changes=changes, events=events)
+
+
 def chat(seat: int | None, name: str, text: str) -> dict[str, Any]:
     return _build(SERVER_MESSAGES, "chat", seat=seat, name=name, text=text)
 
@@ -573,3 +579,86 @@ def ping(n: int) -> dict[str, Any]:
 
 def ready(is_ready: bool) -> dict[str, Any]:
     return _build(CLIENT_MESSAGES, "ready", ready=is_ready)
+
+
+# --------------------------------------------------------------------------- view patches
+
+#: Most changes a patch carries before a full ``update`` is the cheaper frame.
+MAX_PATCH_CHANGES = 48
+#: Longest path a change may name (a view is a few levels deep).
+MAX_PATCH_PATH = 8
+
+
+def diff_view(old: dict[str, Any], new: dict[str, Any]) -> list[list[Any]] | None:
+    """The ``patch`` changes that turn ``old`` into ``new``, or None when a full view is smaller.
+
+    Maps with the same keys and arrays of the same length are compared member by member;
+    anything else that differs is replaced whole at its path.
+    """
+    if old.keys() != new.keys():
+        return None
+    changes: list[list[Any]] = []
+    try:
+        _diff(old, new, [], changes)
+    except _TooManyChanges:
+        return None
+    return changes
+
+
+class _TooManyChanges(Exception):
+    pass
+
+
+def _diff(old: Any, new: Any, path: list[Any], changes: list[list[Any]]) -> None:
+    if type(old) is dict and type(new) is dict and old.keys() == new.keys() and len(path) < MAX_PATCH_PATH:
+        for key, value in new.items():
+            before = old[key]
+            if before is not value and before != value:
+                _diff(before, value, [*path, key], changes)
+    elif type(old) is list and type(new) is list and len(old) == len(new) and len(path) < MAX_PATCH_PATH:
+        for index, (before, value) in enumerate(zip(old, new, strict=True)):
+            if before is not value and before != value:
+                _diff(before, value, [*path, index], changes)
+    else:
+        if len(changes) >= MAX_PATCH_CHANGES:
+            raise _TooManyChanges
+        changes.append([path, new])
+
+
+def apply_patch(view: dict[str, Any], changes: list[Any]) -> dict[str, Any]:
+    """The view after ``changes``; ``view`` itself is left untouched (copy on write).
+
+    Every container on a changed path is copied, the rest is shared with ``view``, so a
+    caller holding the previous view never sees it change. A change naming a path that
+    does not exist is ``bad_message``: the receiver's view is then out of step.
+    """
+    root = dict(view)
+    fresh = {id(root)}
+    for change in changes:
+        if type(change) is not list or len(change) != 2 or type(change[0]) is not list:
+            raise ProtocolError(BAD_MESSAGE, "a patch change is [path, value]")
+        path, value = change
+        if not 1 <= len(path) <= MAX_PATCH_PATH:
+            raise ProtocolError(BAD_MESSAGE, f"a patch path has 1..{MAX_PATCH_PATH} steps")
+        node: Any = root
+        for step in path[:-1]:
+            child = _child(node, step)
+            if type(child) is not dict and type(child) is not list:
+                raise ProtocolError(BAD_MESSAGE, f"patch path step {str(step)[:40]!r} is not a container")
+            if id(child) not in fresh:
+                child = dict(child) if type(child) is dict else list(child)
+                fresh.add(id(child))
+                node[step] = child
+            node = child
+        last = path[-1]
+        _child(node, last)  # the member must exist already: patches never add or remove
+        node[last] = value
+    return root
+
+
+def _child(node: Any, step: Any) -> Any:
+    if type(node) is dict and type(step) is str and step in node:
+        return node[step]
+    if type(node) is list and type(step) is int and 0 <= step < len(node):
+        return node[step]
+    raise ProtocolError(BAD_MESSAGE, f"patch path step {str(step)[:40]!r} names nothing in the view")

@@ -313,8 +313,11 @@ def _skill(game: Game, seat: int, name: str | None) -> Skill:
 
 # ---------------------------------------------------------------------- triggered skills
 
-def fire(game: Game, event: str, ctx: dict[str, Any]) -> None:
-    """Queue an offer for each triggered skill answering `event`, first in 顺位 from the current player."""
+def fire(game: Game, event: str, ctx: dict[str, Any], forced: bool | None = None) -> None:
+    """Queue an offer for each triggered skill answering `event`, first in 顺位 from the current player.
+
+    `forced` narrows to forced (True) or optional (False) skills, for events whose forced skills
+    must come before the death and victory check and whose optional ones after it."""
     offers = []
     for seat in game.order_from(game.state.current):
         c = character_of(game, seat)
@@ -322,7 +325,7 @@ def fire(game: Game, event: str, ctx: dict[str, Any]) -> None:
             continue
         for skill in c.skills:
             if isinstance(skill, Triggered) and skill.event == event and usable(game, seat, skill) \
-                    and skill.when(game, seat, ctx):
+                    and (forced is None or skill.forced == forced) and skill.when(game, seat, ctx):
                 offers.append((seat, skill.name))
     for seat, name in reversed(offers):
         game.push("skill.offer", seat, skill=name, ctx=ctx)

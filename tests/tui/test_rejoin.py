@@ -29,19 +29,21 @@ async def first_update(session: NetSession) -> tuple[dict[str, Any], dict[str, A
     raise AssertionError("no update")
 
 
-def test_tokens_file_is_private_and_keyed_by_server_and_table(tmp_path: Path) -> None:
+def test_tokens_file_is_private_and_keyed_by_server_table_and_name(tmp_path: Path) -> None:
     store = SeatTokens(tmp_path / "cfg" / "seats.json")
-    store.remember("10.0.0.5:7531", "老王的桌", "tok-a", 2)
-    store.remember("10.0.0.5:7531", "other", "tok-b", 0)
-    store.remember("10.0.0.6:7531", "老王的桌", "tok-c", 1)
+    store.remember("10.0.0.5:7531", "Me", "老王的桌", "tok-a", 2)
+    store.remember("10.0.0.5:7531", "Me", "other", "tok-b", 0)
+    store.remember("10.0.0.6:7531", "Me", "老王的桌", "tok-c", 1)
+    store.remember("10.0.0.5:7531", "Friend", "老王的桌", "tok-d", 3)
     assert stat.S_IMODE((tmp_path / "cfg" / "seats.json").stat().st_mode) == 0o600
-    assert store.find("10.0.0.5:7531", "老王的桌") == "tok-a"
-    assert store.find("10.0.0.5:7531") == "tok-b"  # no table asked for: the newest seat there
-    assert store.find("10.0.0.7:7531") is None
+    assert store.find("10.0.0.5:7531", "Me", "老王的桌") == "tok-a"
+    assert store.find("10.0.0.5:7531", "Me") == "tok-b"  # no table asked for: the newest seat there
+    assert store.find("10.0.0.5:7531", "Friend") == "tok-d"  # one account, two players
+    assert store.find("10.0.0.7:7531", "Me") is None
     store.forget("10.0.0.5:7531", "other")
-    assert store.find("10.0.0.5:7531") == "tok-a"
+    assert store.find("10.0.0.5:7531", "Me") == "tok-a"
     (tmp_path / "cfg" / "seats.json").write_text("{not json")
-    assert store.find("10.0.0.5:7531") is None
+    assert store.find("10.0.0.5:7531", "Me") is None
 
 
 def test_tokens_path_follows_the_config_overrides(tmp_path: Path, monkeypatch: Any) -> None:
@@ -60,7 +62,8 @@ async def test_a_new_session_takes_back_the_same_seat_and_hand(tmp_path: Path) -
         welcome, before = await first_update(first)
         assert welcome["seat"] == 3 and before["hand"]
         saved = json.loads((tmp_path / "seats.json").read_text())["seats"]
-        assert saved == [{"address": f"127.0.0.1:{local.port}", "table": "play", "token": first.token, "seat": 3}]
+        assert saved == [{"address": f"127.0.0.1:{local.port}", "name": "Me", "table": "play", "token": first.token,
+                          "seat": 3}]
         await first.close()  # the process is gone: the server sees the seat go offline
         await asyncio.sleep(0.1)
 
@@ -85,12 +88,12 @@ async def test_a_new_session_takes_back_the_same_seat_and_hand(tmp_path: Path) -
 async def test_a_stale_token_is_dropped_and_the_player_joins_afresh(tmp_path: Path) -> None:
     local = await start_local_table(4, seed=5, bot_level="random", bot_delay=30.0)
     store = SeatTokens(tmp_path / "seats.json")
-    store.remember(f"127.0.0.1:{local.port}", "play", "from-an-old-game", 1)
+    store.remember(f"127.0.0.1:{local.port}", "Me", "play", "from-an-old-game", 1)
     try:
         session = NetSession("127.0.0.1", local.port, "Me", seats=store)
         welcome, _ = await first_update(session)
         assert welcome["seat"] == 3
-        assert store.find(f"127.0.0.1:{local.port}") == session.token != "from-an-old-game"
+        assert store.find(f"127.0.0.1:{local.port}", "Me") == session.token != "from-an-old-game"
         await session.close()
     finally:
         await local.close()
@@ -103,7 +106,7 @@ async def test_the_token_is_forgotten_when_the_game_is_over(tmp_path: Path) -> N
     try:
         session = NetSession("127.0.0.1", local.port, "Me", seats=store)
         await session.connect()
-        assert store.find(address) == session.token
+        assert store.find(address, "Me") == session.token
         over = False
         async with asyncio.timeout(60):
             async for msg in session.messages():
@@ -117,7 +120,7 @@ async def test_the_token_is_forgotten_when_the_game_is_over(tmp_path: Path) -> N
                 if prompt is not None:
                     await session.choose(prompt["id"], prompt["default"])
         assert over
-        assert store.find(address) is None
+        assert store.find(address, "Me") is None
         await session.close()
     finally:
         await local.close()
