@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import statistics
 import struct
@@ -154,6 +155,10 @@ async def fanout(port: int, seats: int, choices: int) -> list[float]:
     return times
 
 
+def random_bot(seat: int, seed: int) -> Any:
+    return make_bot("random", seat, seed)
+
+
 async def load(port: int, tables: int, players: int) -> float:
     """Every seat of every table a bot over TCP; returns the seconds until every game is over."""
     clients = []
@@ -164,7 +169,7 @@ async def load(port: int, tables: int, players: int) -> float:
             clients.append(client)
     t0 = time.perf_counter()
     await asyncio.gather(*(
-        play_as_bot(c, lambda s, i=i: make_bot("random", s, i), until_over=True) for i, c in enumerate(clients)
+        play_as_bot(c, functools.partial(random_bot, seed=i), until_over=True) for i, c in enumerate(clients)
     ))
     elapsed = time.perf_counter() - t0
     for client in clients:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 
 from .beliefs import COLOUR_OF, LATENT, MILITARY, Beliefs, identity_counts
+from .characters import COUNTS_AS
+from .skills import SKILL_KEEP, SkillSense
 
 WIN = 60.0
 GAIN = (1.0, 2.0, WIN)  # value of one more message of the own colour, by how many are there
@@ -23,11 +25,13 @@ KEEP = {"识破": 1.2, "截获": 1.0, "烧毁": 1.0, "锁定": 0.8, "破译": 0.
         "退回": 0.4, "调虎离山": 0.3, "真伪莫辨": 0.2}
 
 Dist = dict[str, float]
+PUBLIC_IDENTITY = ("identity", "died", "lost", "identity_revealed", "identity_shown")
 
 
-class BasicBot:
+class BasicBot(SkillSense):
     level = "basic"
     reads_table = False  # basic learns only revealed identities; normal reads every public move
+    chases_task = False  # normal plays a neutral's secret task; basic only keeps a neutral alive
 
     def __init__(self, seat: int, seed: int) -> None:
         self.seat = seat
@@ -35,12 +39,14 @@ class BasicBot:
         self.beliefs: Beliefs | None = None
         self._backlog: list[dict] = []
         self.view: dict = {}
+        self.faces: dict[int, dict] = {}
 
     # ------------------------------------------------------------------ the bot interface
 
     def observe(self, events: list[dict]) -> None:
+        self.remember_faces(events)
         if not self.reads_table:
-            events = [e for e in events if e.get("kind") in ("identity", "died", "lost")]
+            events = [e for e in events if e.get("kind") in PUBLIC_IDENTITY]
         if self.beliefs is None:
             self._backlog.extend(events)
         else:
@@ -52,7 +58,8 @@ class BasicBot:
         if len(options) == 1:
             return str(options[0]["id"])
         self._load(view)
-        choice = getattr(self, "_" + str(prompt["kind"]))(options)
+        answer = getattr(self, "_" + str(prompt["kind"]), None)
+        choice = answer(options) if answer is not None else None
         if choice is None:
             return str(prompt["default"])
         return str(choice["id"])
@@ -65,6 +72,7 @@ class BasicBot:
             self.beliefs = Beliefs(self.seat, int(config["players"]), counts, view.get("identity"))
             self.beliefs.observe(self._backlog)
             self._backlog = []
+        self.beliefs.follow_identity(view.get("identity"))
         self.mine = COLOUR_OF.get(str(view.get("identity")))
         self.theirs = {"red": "blue", "blue": "red"}.get(self.mine or "")
         self.cards = {c["id"]: c for c in view["hand"]}
@@ -104,12 +112,19 @@ class BasicBot:
 
     # ------------------------------------------------------------------ scoring
 
-    def value(self, seat: int, colour: str) -> float:
-        """What one message of `colour` in front of `seat` is worth to this seat's faction."""
+    def value(self, seat: int, colour: str, minus: int = 0) -> float:
+        """What one message of `colour` in front of `seat` is worth to this seat's faction (or, for a
+        neutral, to its secret task); `minus` prices it as if `seat` held that many fewer of `colour`,
+        which is what removing one of them is worth."""
         if self.mine is None:
-            return -HURT[min(self.counts(seat)["black"], 2)] if (seat == self.seat and colour == "black") else 0.0
+            if self.chases_task and self.view.get("identity") == "neutral":
+                return self.task_value(seat, colour, minus)
+            k = min(max(0, self.counts(seat)["black"] - minus), 2)
+            return -HURT[k] if (seat == self.seat and colour == "black") else 0.0
         a, e = self.b.ally(seat), self.b.enemy(seat)
         counts = self.counts(seat)
+        if minus:
+            counts = {**counts, colour: max(0, counts[colour] - minus)}
         if colour == self.mine:
             return a * GAIN[min(counts[colour], 2)]
         if colour == self.theirs:
@@ -161,8 +176,12 @@ class BasicBot:
         if card["function"] == "试探":
             ident = card.get("probe", {}).get("identity")
             counts = identity_counts(self.players(), str(self.view["config"]["identities"]))
-            return KEEP["试探"] if counts.get(ident, 0) else 0.05
-        return KEEP.get(str(card["function"]), 0.3)
+            worth = KEEP["试探"] if counts.get(ident, 0) else 0.05
+        else:
+            worth = KEEP.get(str(card["function"]), 0.3)
+        if self.chases_task and self.mine is None:
+            worth += self.task_keep(card)
+        return worth
 
     def send_value(self, card: dict, target: int | None, lock_next: bool = False) -> float:
         """Expected worth of sending `card` (to `target` if 直达), minus the worth of keeping it."""
@@ -193,10 +212,10 @@ class BasicBot:
         return self.best(options, lambda o: -self.keep(self.cards[o["card"]]))
 
     def _play(self, options: list[dict]) -> dict | None:
-        return self.rescue(options) or self.option(options, "end")
+        return self.rescue(options) or self.skill_move(options) or self.option(options, "end")
 
     def _response(self, options: list[dict]) -> dict | None:
-        return self.rescue(options) or self.cancel_against_me(options)
+        return self.rescue(options) or self.cancel_against_me(options) or self.skill_move(options)
 
     # ------------------------------------------------------------------ habits shared with normal
 
@@ -230,7 +249,19 @@ class BasicBot:
         return plays[0] if hurts and plays else None
 
     def plays(self, options: list[dict], function: str) -> list[dict]:
-        return [o for o in options if o["verb"] == "play" and self.cards[o["card"]]["function"] == function]
+        """Cards (and skills that count as a card, 警觉 as 识破) usable as `function`."""
+        return [o for o in options if (o["verb"] == "play" and self.function_of(o) == function)
+                or (o["verb"] == "skill" and COUNTS_AS.get(o.get("name")) == function)]
+
+    def function_of(self, o: dict) -> str:
+        """What a play option is used as: its `name` when a skill lets the card count as another."""
+        return str(o.get("name") or self.cards[o["card"]]["function"])
+
+    def cost(self, o: dict) -> float:
+        """What using an option spends: the card's worth in hand, or a skill's worth kept for later."""
+        if o.get("card") in self.cards:
+            return self.keep(self.cards[o["card"]])
+        return SKILL_KEEP
 
     @staticmethod
     def option(options: list[dict], verb: str) -> dict | None:

@@ -37,6 +37,8 @@ TRUST = 0.3  # accepted (or refused) a face-down message from a sender by choice
 BURN = 1.0  # burned someone else's black: on his side
 CANCEL = 0.5  # 识破 against someone's card: against him
 PROBE = 9.0  # the seat's own 试探: the answer is the truth
+PLACED_BLACK = 1.0  # a skill put a black message from its owner's hand in front of someone: against him
+RESCUE = 2.0  # 救美 or 掩护 took blacks off someone at a price: on his side
 
 
 def identity_counts(players: int, configuration: str) -> dict[str, int]:
@@ -60,6 +62,7 @@ class Beliefs:
         self.message: dict | None = None
         self.stack: list[tuple[int, dict[str, object]]] = []
         self.my_probe: dict[str, object] | None = None
+        self.rescued_by: int | None = None  # 救美 was used; the 'saved' event names who was saved
 
     # ------------------------------------------------------------------ queries
 
@@ -116,6 +119,13 @@ class Beliefs:
             return
         self.known[seat] = identity
         self._posterior = None
+
+    def follow_identity(self, identity: object) -> None:
+        """The seat's own identity as its view shows it: dealt after the character pick, and
+        致命香水's 临危受命 can exchange it mid-game."""
+        if identity and identity != self.identity:
+            self.identity = str(identity)
+            self._posterior = None
 
     def observe(self, events: list[dict]) -> None:
         for event in events:
@@ -224,6 +234,50 @@ class Beliefs:
         yes = e.get("answer") != "say"
         self.add(int(e["seat"]), asked, PROBE if yes else -PROBE)
 
+    def _on_identity_revealed(self, e: dict) -> None:
+        """爱情, 救美, 合谋 and 黄雀在后 show the identity card to everyone."""
+        if e.get("identity"):
+            self.reveal(int(e["seat"]), str(e["identity"]))
+
+    _on_identity_shown = _on_identity_revealed
+
+    def _on_obtained(self, e: dict) -> None:
+        """A message placed by a skill (英雄本色, 连击, 笑里藏刀, 血染玫瑰, 黄雀在后...): black from
+        someone else's hand is an attack on the receiver."""
+        by, seat = e.get("by"), int(e["seat"])
+        if by is None or int(by) == seat or (e.get("card") or {}).get("colour") != "black":
+            return
+        self.add_pair(int(by), seat, -PLACED_BLACK)
+
+    def _on_message_taken(self, e: dict) -> None:
+        """掩护 takes a black message off someone onto its owner: on the same side."""
+        by = e.get("by")
+        if by is not None and (e.get("card") or {}).get("colour") == "black":
+            self.add_pair(int(by), int(e["seat"]), RESCUE)
+
+    def _on_message_to_pile(self, e: dict) -> None:
+        """潜藏伏击 removes a message: a black one is a rescue, a red or blue one denies that side."""
+        by, colour = e.get("by"), (e.get("card") or {}).get("colour")
+        if by is None:
+            return
+        if colour == "black":
+            self.add_pair(int(by), int(e["seat"]), BURN)
+        elif colour in IDENTITY_OF:
+            self.add(int(by), IDENTITY_OF[str(colour)], -FACE_UP_DECLINE)
+
+    def _on_skill_used(self, e: dict) -> None:
+        """救美 saves a dying woman at the price of its owner's identity card."""
+        if e.get("skill") == "救美":
+            self.rescued_by = int(e["seat"])
+
+    def _on_saved(self, e: dict) -> None:
+        if self.rescued_by is not None:
+            self.add_pair(self.rescued_by, int(e["seat"]), RESCUE)
+            self.rescued_by = None
+
+    def _on_co_winner(self, e: dict) -> None:
+        self.add_pair(int(e["by"]), int(e["seat"]), RESCUE)
+
     def _on_died(self, e: dict) -> None:
         if e.get("identity"):
             self.reveal(int(e["seat"]), str(e["identity"]))
@@ -252,26 +306,65 @@ class Beliefs:
         fixed = dict(self.known)
         if self.identity is not None:
             fixed[self.seat] = self.identity
-        assignments = _assignments(tuple(sorted(pool)))
-        weights = []
-        for assignment in assignments:
-            side = dict(fixed)
-            side.update(zip(unknown, assignment, strict=True))
-            w = sum(self.single[s][i] for s, i in zip(unknown, assignment, strict=True))
-            for (a, b), pw in self.pairs.items():
-                sa, sb = side.get(a), side.get(b)
-                if sa is None or sb is None:
-                    continue
-                w += pw if (sa == sb and sa != NEUTRAL) else -pw
-            weights.append(w)
+        table = _table(tuple(sorted(pool)))
+        # Log-weight of each assignment, added evidence by evidence over the assignments it favours.
+        # A pair term is +pw for "same side" and -pw otherwise: the constant -pw cancels on
+        # normalising, so only +2pw on the assignments where the two are on one side is added.
+        single = [dict(self.single[s]) for s in unknown]
+        where = {s: i for i, s in enumerate(unknown)}
+        weights = [0.0] * len(table.assignments)
+        for (a, b), pw in self.pairs.items():
+            if not pw:
+                continue
+            ia, ib = where.get(a), where.get(b)
+            if ia is not None and ib is not None:
+                for k in table.same(ia, ib):
+                    weights[k] += 2 * pw
+            elif ia is not None or ib is not None:
+                i, other = (ia, b) if ia is not None else (ib, a)
+                side = fixed.get(other)
+                if side in COLOUR_OF:
+                    single[i][side] += 2 * pw  # type: ignore[index]
+        for i, evidence in enumerate(single):
+            for ident, w in evidence.items():
+                if w:
+                    for k in table.holding[i].get(ident, ()):
+                        weights[k] += w
         top = max(weights)
         exps = [math.exp(w - top) for w in weights]
         total = sum(exps)
-        for assignment, x in zip(assignments, exps, strict=True):
-            p = x / total
-            for s, ident in zip(unknown, assignment, strict=True):
-                result[s][ident] += p
+        pick = exps.__getitem__
+        for i, s in enumerate(unknown):
+            for ident, ks in table.holding[i].items():
+                result[s][ident] += sum(map(pick, ks)) / total
         return result
+
+
+class _Table:
+    """Every distinct deal of some identity cards to the unknown seats, indexed for fast weighing:
+    `holding[i][identity]` lists the deals giving position i that identity."""
+
+    def __init__(self, pool: tuple[str, ...]) -> None:
+        self.assignments = _assignments(pool)
+        self.holding: list[dict[str, list[int]]] = [{} for _ in pool]
+        for k, assignment in enumerate(self.assignments):
+            for i, ident in enumerate(assignment):
+                self.holding[i].setdefault(ident, []).append(k)
+        self._same: dict[tuple[int, int], list[int]] = {}
+
+    def same(self, i: int, j: int) -> list[int]:
+        """Deals where positions i and j are on one faction (neutrals are nobody's side)."""
+        key = (i, j)
+        found = self._same.get(key)
+        if found is None:
+            found = [k for k, a in enumerate(self.assignments) if a[i] == a[j] and a[i] != NEUTRAL]
+            self._same[key] = found
+        return found
+
+
+@cache
+def _table(pool: tuple[str, ...]) -> _Table:
+    return _Table(pool)
 
 
 @cache

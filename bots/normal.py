@@ -42,7 +42,7 @@ class NormalBot(BasicBot):
         stack = self.view["stack"]
         if stack and stack[-1]["user"] != self.seat:
             plays = self.plays(options, "识破")
-            if plays and self.effect(len(stack) - 1) < -(self.keep(self.cards[plays[0]["card"]]) + ACT):
+            if plays and self.effect(len(stack) - 1) < -(self.cost(plays[0]) + ACT):
                 return plays[0]
         found = self.rescue(options, trust=0.7)
         if found is not None or stack or self.view["message"] is None:
@@ -80,7 +80,7 @@ class NormalBot(BasicBot):
         if not plays:
             return None
         ev = sum(self.expected(s, BASE) for s in range(self.players()) if self.in_game(s))
-        return plays[0] if ev > 1.0 + self.keep(self.cards[plays[0]["card"]]) else None
+        return plays[0] if ev > 1.0 + self.cost(plays[0]) else None
 
     # ------------------------------------------------------------------ transmit window
 
@@ -97,7 +97,7 @@ class NormalBot(BasicBot):
             p = self.accept_chance(pos, colour, bool(m["face_up"]))
             refused = self.value(self.seat, colour) if m["method"] == "直达" else 0.0
             gain = (1 - p) * (self.value(pos, colour) - refused)
-            if gain > self.keep(self.cards[o["card"]]) + ACT:
+            if gain > self.cost(o) + ACT:
                 return o
         return None
 
@@ -112,7 +112,7 @@ class NormalBot(BasicBot):
         p = 1.0 if self.locked(pos) else (self.take_chance(pos, dist) if m["card"] is not None else 0.5)
         there = 0.0 if pos == self.seat else p * self.expected(pos, dist)
         gain = self.expected(self.seat, dist) - there
-        return plays[0] if gain > self.keep(self.cards[plays[0]["card"]]) + ACT else None
+        return plays[0] if gain > self.cost(plays[0]) + ACT else None
 
     def lure(self, options: list[dict]) -> dict | None:
         """调虎离山 the seat a message is heading to when it would do harm there."""
@@ -123,7 +123,7 @@ class NormalBot(BasicBot):
         dist = {str(m["card"]["colour"]): 1.0}
         p = 1.0 if self.locked(pos) else self.take_chance(pos, dist)
         for o in self.plays(options, "调虎离山"):
-            if o["target_seat"] == pos and p * self.expected(pos, dist) < -(self.keep(self.cards[o["card"]]) + 1.0):
+            if o["target_seat"] == pos and p * self.expected(pos, dist) < -(self.cost(o) + 1.0):
                 return o
         return None
 
@@ -147,7 +147,7 @@ class NormalBot(BasicBot):
         dist = self.message_dist()
         stay = max(self.expected(self.seat, dist), self.passed_on(dist, int(m["direction"])))
         back = self.passed_on(dist, -int(m["direction"]))
-        return plays[0] if back > stay + self.keep(self.cards[plays[0]["card"]]) + ACT else None
+        return plays[0] if back > stay + self.cost(plays[0]) + ACT else None
 
     # ------------------------------------------------------------------ estimates
 
@@ -191,7 +191,8 @@ class NormalBot(BasicBot):
         target = int(m["target"])
         if target == self.seat:
             return self.sender_dist(sender, aimed=True)
-        assert self.mine is not None and self.theirs is not None
+        if self.mine is None or self.theirs is None:  # a neutral cannot tell whom the sender favours
+            return self.sender_dist(sender, aimed=False)
         b = self.b
         ours = b.ally(sender) * b.ally(target)
         theirs = b.enemy(sender) * b.enemy(target)

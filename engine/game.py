@@ -12,6 +12,7 @@ import json
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from . import characters
@@ -48,6 +49,13 @@ from .steps import CONTINUATIONS, STEPS
 
 HAND_SIZE = 3
 DRAW_COUNT = 2
+_NOBODY: frozenset[int] = frozenset()
+
+
+@cache
+def _orders(n: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat of an n-seat table, every seat in turn order starting with it."""
+    return tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
 
 
 @dataclass(frozen=True)
@@ -76,6 +84,7 @@ class Game:
         self.events: list[Event] = []
         self.choices: list[tuple[int, int, str]] = []
         self.prompts: dict[int, Prompt] = {}
+        self._colours = tuple(card.colour for card in deck)  # by card id: colour counts run after every step
         self._handlers: dict[str, Callable[[], bool]] = {
             TURN_START: self._turn_start,
             DRAW: self._draw,
@@ -176,8 +185,7 @@ class Game:
 
     def order_from(self, seat: int) -> list[int]:
         """Every seat in turn order starting with `seat` (顺位, RULES.md §6.4)."""
-        n = self.n()
-        return [(seat + k) % n for k in range(n)]
+        return list(_orders(len(self.state.seats))[seat])
 
     def in_game(self) -> list[int]:
         return [s.index for s in self.state.seats if s.in_game]
@@ -186,7 +194,12 @@ class Game:
         return [s for s in self.order_from(seat)[1:] if self.state.seats[s].in_game]
 
     def colour_count(self, seat: int, colour: str) -> int:
-        return sum(1 for c in self.state.seats[seat].messages if self.deck[c].colour == colour)
+        colours = self._colours
+        n = 0
+        for c in self.state.seats[seat].messages:
+            if colours[c] == colour:
+                n += 1
+        return n
 
     def pending(self) -> list[Prompt]:
         return list(self.prompts.values())
@@ -216,7 +229,12 @@ class Game:
         self.choices.append((seat, prompt_id, option_id))
         self.state.decisions += 1
         del self.prompts[seat]
+        quiet = opt.verb == "pass" and prompt.kind == P.RESPONSE and self.state.asking is None
         self._apply(prompt, opt)
+        if quiet and self.prompts:
+            # A pass that leaves the window open changes nothing a rule or a secret task reads,
+            # and the others' prompts stand: there is nothing to advance.
+            return self.events[start:]
         self._advance()
         return self.events[start:]
 
@@ -299,8 +317,9 @@ class Game:
     def _waiting(self) -> bool:
         return True
 
-    def _ask(self, seat: int, kind: str, options: Iterable[Option], default: str) -> None:
-        prompt = Prompt(self.state.next_prompt_id, seat, kind, tuple(options), default)
+    def _ask(self, seat: int, kind: str, options: Iterable[Option], default: str,
+             more: Callable[[], Iterable[Option]] | None = None) -> None:
+        prompt = Prompt(self.state.next_prompt_id, seat, kind, tuple(options), default, more)
         self.state.next_prompt_id += 1
         self.prompts[seat] = prompt
 
@@ -332,15 +351,24 @@ class Game:
         return True
 
     def _card_options(self, seat: int, moment: str) -> list[Option]:
+        """Every card the seat may play now, with its targets. A function's targets depend on the
+        seat and the moment only, so they are asked once per function, not once per card."""
         options: list[Option] = []
+        deck = self.deck
+        targets_of: dict[str, list[Any] | None] = {}
+        play_as = characters.play_as_functions(self, seat) if self.state.config.characters else None
         for card_id in self.state.seats[seat].hand:
-            targets = RULES[self.deck[card_id].function].targets(self, seat, moment)
-            for target_seat, target_card in targets or ():
+            function = deck[card_id].function
+            if function not in targets_of:
+                targets_of[function] = RULES[function].targets(self, seat, moment)
+            for target_seat, target_card in targets_of[function] or ():
                 options.append(P.option("play", card_id, target_seat, target_card))
-            if self.state.config.characters:
-                for function in characters.card_functions(self, seat, card_id):
-                    for target_seat, target_card in RULES[function].targets(self, seat, moment) or ():
-                        options.append(P.option("play", card_id, target_seat, target_card, name=function))
+            if play_as:
+                for as_function in characters.card_functions(self, seat, card_id, play_as):
+                    if as_function not in targets_of:
+                        targets_of[as_function] = RULES[as_function].targets(self, seat, moment)
+                    for target_seat, target_card in targets_of[as_function] or ():
+                        options.append(P.option("play", card_id, target_seat, target_card, name=as_function))
         return options
 
     def has_skill(self, seat: int, name: str) -> bool:
@@ -543,12 +571,24 @@ class Game:
         s.window = Window(step, after, eligible, acted=acted, last_actor=last_actor)
         s.node = WINDOW
         for seat in eligible:
-            options = [P.PASS, *self._card_options(seat, step)]
-            if s.config.characters:
-                options.extend(characters.skill_options(self, seat, step))
-            self._ask(seat, P.RESPONSE, options, P.PASS.id)
+            self._ask(seat, P.RESPONSE, (P.PASS,), P.PASS.id, self._response_options(seat, step))
         if not eligible:
             self._close_window()
+
+    def _response_options(self, seat: int, step: str) -> Callable[[], list[Option]]:
+        """A window prompt's options after 'pass', built when first read (see `Prompt`)."""
+        prompt_id = self.state.next_prompt_id
+
+        def build() -> list[Option]:
+            open_prompt = self.prompts.get(seat)
+            if open_prompt is None or open_prompt.id != prompt_id:
+                raise RuntimeError(f"prompt {prompt_id} of seat {seat} closed before its options were read")
+            options = self._card_options(seat, step)
+            if self.state.config.characters:
+                options.extend(characters.skill_options(self, seat, step))
+            return options
+
+        return build
 
     def _may_respond(self, seat: int) -> bool:
         """Whether a seat is asked in a window: decided from public facts only (PEERS.md §0.4)."""
@@ -598,7 +638,8 @@ class Game:
 
     def log(self, kind: str, secret: dict[str, object] | None = None, seen_by: Iterable[int] = (),
             **data: object) -> None:
-        self.events.append(Event(len(self.events), kind, data, secret or {}, frozenset(seen_by)))
+        events = self.events
+        events.append(Event(len(events), kind, data, secret or {}, frozenset(seen_by) if seen_by else _NOBODY))
 
     def take_from_pile(self, n: int) -> list[int]:
         """Up to n cards from the top; the discard pile is reshuffled when the pile runs out."""
@@ -783,6 +824,13 @@ class Game:
             "prompts": [p.to_dict() for p in self.prompts.values()],
             "events": [e.project(None) for e in self.events],
         }
+        if s.config.characters:  # only then: the characterless hashes stay what they were
+            data["characters"] = {
+                "seats": [[p.character, p.face_up, p.character_choices, p.last_black_by] for p in s.seats],
+                "table": s.table, "agenda": [repr(st) for st in s.agenda], "asking": repr(s.asking),
+                "dying": sorted(s.dying), "declaring": repr(s.declaring), "deaths": s.deaths,
+                "secrets": [[e.secret, sorted(e.seen_by)] for e in self.events if e.secret],
+            }
         return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 

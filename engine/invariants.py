@@ -12,7 +12,7 @@ from . import prompts as P
 from .cards import BLACK
 from .config import FACTION_COLOUR
 from .game import Game
-from .state import GAME_OVER, PLAY, RECEIVE, SEND, WINDOW
+from .state import CHARACTER_PICK, GAME_OVER, PLAY, RECEIVE, SEND, WINDOW
 
 
 def check(game: Game) -> list[str]:
@@ -35,6 +35,8 @@ def card_locations(game: Game) -> list[int]:
 
 def _conservation(game: Game) -> list[str]:
     cards = card_locations(game)
+    if game.state.node == CHARACTER_PICK:  # the deck is shuffled and dealt once every seat has picked
+        return [] if not cards else [f"cards {sorted(cards)} are dealt before the character pick ends"]
     cards.sort()
     deck = range(len(game.deck))
     if cards == list(deck):
@@ -121,6 +123,7 @@ def _winners(game: Game) -> list[str]:
             problems.append(f"only seats {game.in_game()} are in the game but it goes on")
         return problems
     in_game = game.in_game()
+    extra = _announced_co_winners(game)
     if s.win_reason == "faction":
         d = s.declarer
         if d is None:
@@ -132,24 +135,36 @@ def _winners(game: Game) -> list[str]:
             problems.append(f"declarer {d} is out of the game")
         if colour is None or game.colour_count(d, colour) < 3:
             problems.append(f"declarer {d} ({declarer.identity}) does not hold 3 messages of his faction's colour")
-        faction = [p.index for p in s.seats if p.identity == declarer.identity
-                   and (p.in_game or s.config.dead_share_win)]
-        # With characters a skill or a task may add co-winners (柒佰 风度, 大美女, 礼服蒙面人).
-        if s.winners != faction and not (s.config.characters and set(faction) <= set(s.winners)):
-            problems.append(f"winners {s.winners} are not the {declarer.identity} faction {faction}")
+        faction = {p.index for p in s.seats if p.identity == declarer.identity
+                   and (p.in_game or s.config.dead_share_win)}
+        if not faction <= set(s.winners) <= faction | extra:
+            problems.append(f"winners {s.winners} are not the {declarer.identity} faction {sorted(faction)}"
+                            + (f" and announced co-winners {sorted(extra)}" if extra else ""))
         return problems
     if s.win_reason == "last_standing":
-        if len(in_game) != 1 or s.winners != in_game or s.declarer != in_game[0]:
+        if len(in_game) != 1 or s.declarer != in_game[0] or not set(in_game) <= set(s.winners) <= {*in_game, *extra}:
             return [f"last standing win with seats {in_game} in the game, winners {s.winners}"]
         return []
-    if s.win_reason == "secret_task" or (s.config.characters and s.win_reason is not None
-                                          and s.win_reason.startswith("task")):
+    if s.win_reason == "secret_task":
         d = s.declarer
         if d is None or s.seats[d].identity != "neutral" or d not in s.winners:
             return [f"a secret-task win by {d}, who is not a winning neutral (winners {s.winners})"]
+        if not set(s.winners) <= {d, *extra}:
+            return [f"secret-task win by {d}: winners {s.winners} include seats nobody announced"]
+        if not any(e.kind == "task_completed" and e.data.get("seat") == d for e in game.events):
+            return [f"secret-task win by {d} with no task_completed event"]
         return []
     if s.win_reason == "nobody_left":
         if in_game or s.winners:
             return [f"nobody-left ending with seats {in_game} in the game, winners {s.winners}"]
         return []
     return [f"the game is over for an unknown reason {s.win_reason!r}"]
+
+
+def _announced_co_winners(game: Game) -> set[int]:
+    """Seats that win beside the declarer's side: only a skill (柒佰 风度) or a secret task judged at
+    the declaration (大美女, 礼服蒙面人) makes one, and each is announced in the log."""
+    if not game.state.config.characters:
+        return set()
+    return {int(e.data["seat"]) for e in game.events  # type: ignore[call-overload]
+            if e.kind in ("co_winner", "task_completed")}

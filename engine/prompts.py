@@ -5,6 +5,7 @@ A prompt is data. The server adds the deadline; on expiry it submits `prompt.def
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -66,15 +67,40 @@ ACCEPT = option("accept")
 DECLINE = option("decline")
 
 
-@dataclass(frozen=True, slots=True)
 class Prompt:
-    id: int
-    seat: int
-    kind: str
-    options: tuple[Option, ...]
-    default: str
+    """A decision one seat owes. `more`, when given, completes `options` the first time they are
+    read: a response window asks every eligible seat at once and most seats just pass (the default,
+    found without enumerating the rest), so each seat's card and skill options are built only when
+    something reads them. Nothing but passes happens while a window's prompts are open, so the
+    options built later are the ones that would have been built at once; reading the options of a
+    prompt that closed before they were built is an error (`more` says so), never stale options.
+    """
+
+    __slots__ = ("id", "seat", "kind", "default", "_options", "_more")
+
+    def __init__(self, id: int, seat: int, kind: str, options: tuple[Option, ...], default: str,
+                 more: Callable[[], Iterable[Option]] | None = None) -> None:
+        self.id = id
+        self.seat = seat
+        self.kind = kind
+        self.default = default
+        self._options = options
+        self._more = more
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        more = self._more
+        if more is not None:
+            self._options = (*self._options, *more())
+            self._more = None
+        return self._options
 
     def find(self, option_id: str) -> Option | None:
+        for opt in self._options:
+            if opt.id == option_id:
+                return opt
+        if self._more is None:
+            return None
         for opt in self.options:
             if opt.id == option_id:
                 return opt
@@ -88,6 +114,23 @@ class Prompt:
             "options": [o.to_dict() for o in self.options],
             "default": self.default,
         }
+
+    def _key(self) -> tuple[int, int, str, tuple[Option, ...], str]:
+        return (self.id, self.seat, self.kind, self.options, self.default)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Prompt) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Prompt(id={self.id!r}, seat={self.seat!r}, kind={self.kind!r}, options={self.options!r}, "
+                f"default={self.default!r})")
+
+    def __reduce__(self) -> tuple[type[Prompt], tuple[int, int, str, tuple[Option, ...], str]]:
+        """Copies and pickles carry built options: a copy of a game must not build from the original."""
+        return (Prompt, (self.id, self.seat, self.kind, self.options, self.default))
 
 
 class ChoiceError(Exception):

@@ -14,10 +14,12 @@ from collections.abc import Callable
 from . import invariants
 from .config import GameConfig
 from .game import Game
+from .prompts import Prompt
 from .view import events_for, view
 
 Decide = Callable[[int, dict], str]
 Observe = Callable[[int, list[dict]], None]
+Pick = Callable[[Prompt], str]
 
 # Far above any honest game (random 4- and 6-player games end within a few hundred decisions);
 # reaching it means the game cannot end.
@@ -75,6 +77,48 @@ def play(config: GameConfig, seed: int, decide: Decide, check: bool = True,
         if game.state.decisions >= max_decisions and not game.over:
             raise GameTooLong(f"seed {seed}: no end after {max_decisions} decisions")
     return game
+
+
+def play_prompts(config: GameConfig, seed: int, pick: Pick, check: bool = True,
+                 max_decisions: int = MAX_DECISIONS) -> Game:
+    """Like `play`, but `pick` answers the engine's prompt objects directly, with no projection:
+    the cheap way to fuzz the rules (the projection has its own tests), and the bare-engine bench."""
+    game = Game.new(config, seed)
+    order = answer_order_rng(seed)
+    if check:
+        _check(game)
+    while not game.over:
+        prompts = game.pending()
+        if len(prompts) > 1:
+            prompts.sort(key=lambda p: p.seat)
+            prompt = prompts[order.randrange(len(prompts))]
+        elif prompts:
+            prompt = prompts[0]
+        else:
+            raise InvariantViolation(game, ["no open prompt and the game is not over"])
+        game.choose(prompt.seat, prompt.id, pick(prompt))
+        if check:
+            _check(game)
+        if game.state.decisions >= max_decisions and not game.over:
+            raise GameTooLong(f"seed {seed}: no end after {max_decisions} decisions")
+    return game
+
+
+def skill_biased(seed: int, skill_bias: float = 0.4, pass_rate: float = 0.8) -> Pick:
+    """Random legal choices that often take a skill when one is offered, so every skill is exercised;
+    otherwise a response window is passed `pass_rate` of the time, like the random bot."""
+    rng = random.Random(f"skill-biased/{seed}")
+
+    def pick(prompt: Prompt) -> str:
+        options = prompt.options
+        skills = [o for o in options if o.verb == "skill" or o.verb == "use"]
+        if skills and rng.random() < skill_bias:
+            return skills[rng.randrange(len(skills))].id
+        if prompt.kind == "response" and rng.random() < pass_rate:
+            return prompt.default
+        return options[rng.randrange(len(options))].id
+
+    return pick
 
 
 def _check(game: Game) -> None:

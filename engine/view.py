@@ -167,9 +167,10 @@ def events_for(game: Game, seat: int | None, since: int = 0) -> list[dict[str, o
 
 
 def _character(game: Game, index: int, seat: int | None) -> dict[str, object] | None:
-    """A face-down character shows only that it is face-down, except to its owner."""
+    """A face-down character shows only that it is face-down, except to its owner; during the pick
+    nobody's choice is on the table yet (the pick is simultaneous), so only the owner sees his."""
     p = game.state.seats[index]
-    if p.character is None:
+    if p.character is None or (game.state.node == CHARACTER_PICK and index != seat):
         return None
     if not (p.face_up or p.revealed or index == seat):
         return {"face_up": False}

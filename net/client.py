@@ -2,6 +2,8 @@
 
 `Client.connect` performs the hello exchange and returns the welcome; afterwards every server
 message (validated against the schema) arrives in order through `recv()` or `async for`.
+A `patch` is applied to the last view here and handed on as the `update` it stands for, so
+callers only ever see whole views.
 The iteration ends when the connection closes. The client pings while idle so the server does
 not close it as silent.
 """
@@ -40,6 +42,8 @@ class Client:
         #: The latest `update` view and `lobby` table received, for callers that only need "now".
         self.view: dict[str, Any] | None = None
         self.lobby: dict[str, Any] | None = None
+        #: The view the server's next `patch` applies to; None until an `update` arrives.
+        self._base: dict[str, Any] | None = None
         self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._ping_n = 0
@@ -88,10 +92,18 @@ class Client:
                     if exc.fatal:
                         return
                     continue
+                if msg["type"] == "patch":
+                    try:
+                        msg = self._patched(msg)
+                    except P.ProtocolError as exc:
+                        # Our view is out of step with the server: a reconnect gets a fresh one.
+                        await self.conn.close(f"cannot apply a patch: {exc.message}", timeout=1.0)
+                        return
                 if msg["type"] == "update":
-                    self.view = msg["view"]
+                    self.view = self._base = msg["view"]
                     self.seat = msg["view"].get("seat", self.seat)
                 elif msg["type"] == "lobby":
+                    self._base = None
                     self.lobby = msg["table"]
                     self.seat = msg["table"].get("you", self.seat)
                 self._queue.put_nowait(msg)
@@ -99,6 +111,12 @@ class Client:
             return
         finally:
             self._queue.put_nowait(None)
+
+    def _patched(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """The `update` a `patch` stands for: the last view with the changes applied."""
+        if self._base is None:
+            raise P.ProtocolError(P.BAD_MESSAGE, "a patch arrived before any view")
+        return {"type": "update", "view": P.apply_patch(self._base, msg["changes"]), "events": msg["events"]}
 
     async def _ping(self) -> None:
         while self.conn is not None and not self.conn.closing:

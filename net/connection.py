@@ -144,8 +144,11 @@ class FramedConnection:
         if self._closing:
             raise ConnectionClosed(self.close_reason or "closed")
         try:
-            async with asyncio.timeout(timeout):
+            if timeout is None:  # no idle limit: spare the timeout scope, one per frame
                 first = await self._reader.readexactly(1)
+            else:
+                async with asyncio.timeout(timeout):
+                    first = await self._reader.readexactly(1)
         except TimeoutError:  # idle, not broken; TimeoutError is an OSError, so catch it first
             raise
         except asyncio.IncompleteReadError:

@@ -2,8 +2,10 @@
 
 A journal is a file of records, each a 4-byte big-endian length and one msgpack map:
 a `start` record (table name, config, seed, seat names, tokens, bots, host token), then one
-`choice` record per applied choice, then an `end` record. Every append is flushed and fsynced
-before the server tells anyone about the choice, so whatever a client has seen survives a crash.
+`choice` record per applied choice, then an `end` record. Each batch of choices is handed to the
+OS (`flush`) before the server tells anyone about it, so whatever a client has seen survives the
+server process dying, and fsynced just after the frames are sent (`sync`), so a power cut loses at
+most the batch in flight.
 A record cut short by the crash is ignored on reading and truncated away on resume.
 """
 
@@ -68,8 +70,12 @@ class Journal:
         if sync:
             self.sync()
 
+    def flush(self) -> None:
+        """Hand what was appended to the OS: enough to survive a `kill -9` of the server."""
+        self._file.flush()
+
     def sync(self) -> None:
-        """Flush and fsync: called once per batch of choices, before anyone is told of them."""
+        """Flush and fsync: called once per batch of choices, right after the clients are told."""
         self._file.flush()
         os.fsync(self._file.fileno())
 

@@ -90,6 +90,9 @@ class Session:
         self.seat: int | None = None
         #: Events of the current game already sent on this connection.
         self.since = 0
+        #: The view this connection was last sent, which the next `patch` is taken against;
+        #: None until a full `update` (a new connection, a new game, the lobby in between).
+        self.base: dict[str, Any] | None = None
         self.chat_limiter = RateLimiter(CHAT_RATE, CHAT_BURST)
 
     def send(self, msg: dict[str, Any]) -> None:
@@ -278,16 +281,25 @@ class Table:
         self._run_clock()
 
     async def _flush(self) -> None:
-        """Make the journal durable, then tell every connection what changed.
+        """Hand the journal to the OS, tell every connection what changed, then fsync.
 
-        The fsync runs in a thread so one table's disk wait never stalls the other tables;
-        messages arriving meanwhile wait in the inbox and form the next batch.
+        Written before anyone is told, so a crash of the server process loses nothing a client
+        has seen; the fsync (against a power cut) comes after the frames, in a thread, so neither
+        the table's players nor the other tables wait on the disk. Messages arriving meanwhile
+        wait in the inbox and form the next batch.
         """
         if not self._dirty:
             return
         self._dirty = False
-        if self.journal is not None:
-            await asyncio.to_thread(self.journal.sync)
+        journal = self.journal
+        if journal is not None:
+            journal.flush()
+        self._send_frames()
+        if journal is not None:
+            await asyncio.to_thread(journal.sync)
+
+    def _send_frames(self) -> None:
+        """One `views` call for the seats present, then each connection's frames, each encoded once."""
         sessions = list(self.sessions)
         game = self.game
         if game is not None and self.phase != LOBBY:
@@ -306,10 +318,12 @@ class Table:
 
         Built only from `view(game, seat)` and `events_for(game, seat, since)` plus public table
         facts (online flags, bots, countdowns). Spectators get seat None: the public view.
-        During a flush the views come from one `views` call, sharing their public parts.
+        During a flush the views come from one `views` call, sharing their public parts. Once a
+        connection holds a full view, it is sent only what changed since (`patch`).
         """
         game = self.game
         if game is None or self.phase == LOBBY:
+            session.base = None
             return [self.lobby_frame(session)]
         seat = session.seat
         shared = self._shared.get(seat)
@@ -320,6 +334,11 @@ class Table:
         self._annotate(v, now)
         events = events_for(game, seat, session.since)
         session.since = len(game.events)
+        base, session.base = session.base, v
+        if base is not None and len(events) <= EVENTS_PER_FRAME:
+            changes = P.diff_view(base, v)
+            if changes is not None:
+                return [P.patch(changes, events)]
         chunks = [events[i : i + EVENTS_PER_FRAME] for i in range(0, len(events), EVENTS_PER_FRAME)] or [[]]
         return [P.update(v, chunk) for chunk in chunks]
 
@@ -403,8 +422,7 @@ class Table:
         else:
             # Reconnect or spectator: the snapshot with the whole log and any open prompt.
             session.since = 0
-            for frame in self.frames_for(session):
-                session.send(frame)
+            session.send_all(self.frames_for(session), self.frame_sizes)
             self._dirty = self._dirty or slot is not None
 
     def _refusal(self, msg: dict[str, Any], is_host: bool) -> P.ProtocolError | None:
@@ -663,6 +681,7 @@ class Table:
             slot.offline_since = None if slot.online else self.clock()
         for session in self.sessions:
             session.since = 0
+            session.base = None
         if self.data_dir is not None:
             stamp = time.strftime("%Y%m%d-%H%M%S")
             path = Path(self.data_dir) / f"{_file_name(self.name)}-{stamp}-{seed % 100000:05d}.journal"

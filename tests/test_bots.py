@@ -12,6 +12,7 @@ import pytest
 from bots import LEVELS, make_bot
 from bots.beliefs import Beliefs
 from engine import Game, GameConfig, IllegalOption, events_for, view
+from engine.characters import roster
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
 FORBIDDEN_MODULES = ("engine.game", "engine.state", "engine.functions", "engine.view", "engine.selfplay")
@@ -57,7 +58,7 @@ def test_levels_are_registered() -> None:
 # ---------------------------------------------------------------------- driving games
 
 
-def drive(config: GameConfig, seed: int, levels: list[str], on_decision=None) -> Game:
+def drive(config: GameConfig, seed: int, levels: list[str], on_decision=None, on_choice=None) -> Game:
     """Play one game; each seat's bot sees its projected events and its view, nothing else.
 
     The engine raises IllegalOption (and the test fails) if a bot ever picks an option it was not offered.
@@ -80,14 +81,23 @@ def drive(config: GameConfig, seed: int, levels: list[str], on_decision=None) ->
         seat_view = view(game, seat)
         if on_decision is not None:
             on_decision(game, bots[seat], seat_view)
-        game.choose(seat, prompt.id, bots[seat].decide(seat_view))
+        choice = bots[seat].decide(seat_view)
+        if on_choice is not None:
+            on_choice(seat_view, choice)
+        game.choose(seat, prompt.id, choice)
         assert game.state.decisions < 5000, f"seed {seed}: the game does not end"
     return game
 
 
 MIXES = [["normal", "basic", "random"], ["basic", "random"], ["normal", "normal", "basic"], ["normal", "random"]]
-LEGALITY_GAMES = {(4, "novice"): 1100, (6, "3v3"): 700}  # plus 200 in the arena test: 2,000
+LEGALITY_GAMES = {(4, "novice"): 400, (6, "3v3"): 200}  # without characters; the 2,000 below have them
 CHUNKS = 4
+# With characters: every identity configuration of 3–9 players, small tables weighted up (they are
+# cheaper and give the pick and the death/task triggers as much exercise per second).
+CHARACTER_TABLES = [(3, "default", 5), (4, "default", 4), (4, "novice", 2), (5, "default", 4), (6, "default", 1),
+                    (6, "3v3", 1), (7, "default", 1), (7, "alt", 1), (8, "default", 1), (9, "default", 1)]
+CHARACTER_GAMES = 2000
+CHARACTER_CHUNKS = 8
 
 
 @pytest.mark.slow
@@ -105,7 +115,40 @@ def test_bots_never_pick_an_illegal_option(players: int, identities: str, chunk:
 
 def test_the_count_of_legality_games_is_at_least_two_thousand() -> None:
     arena = 200
-    assert sum(n // CHUNKS * CHUNKS for n in LEGALITY_GAMES.values()) + arena >= 2000
+    assert sum(n // CHUNKS * CHUNKS for n in LEGALITY_GAMES.values()) + arena >= 800
+    assert CHARACTER_GAMES // CHARACTER_CHUNKS * CHARACTER_CHUNKS >= 2000
+    tables = {(p, i) for p, i, _ in CHARACTER_TABLES}
+    from engine import playable_configs
+
+    assert tables == set(playable_configs(True))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(CHARACTER_CHUNKS))
+def test_bots_never_pick_an_illegal_option_with_characters(chunk: int) -> None:
+    """Every level, mixed at one table, with characters, over every configuration of 3–9 players;
+    the bots meet the pick, skill prompts, active skills and play-as options, and use them."""
+    schedule = [(p, i) for p, i, weight in CHARACTER_TABLES for _ in range(weight)]
+    kinds: dict[str, int] = {}
+    used: dict[str, int] = {}
+
+    def tally(seat_view: dict, choice: str) -> None:
+        prompt = seat_view["prompt"]
+        kinds[prompt["kind"]] = kinds.get(prompt["kind"], 0) + 1
+        option = next(o for o in prompt["options"] if o["id"] == choice)
+        used[option["verb"]] = used.get(option["verb"], 0) + 1
+        if option["verb"] == "play" and option.get("name"):
+            used["play as"] = used.get("play as", 0) + 1
+
+    per_chunk = CHARACTER_GAMES // CHARACTER_CHUNKS
+    for k in range(chunk * per_chunk, (chunk + 1) * per_chunk):
+        players, identities = schedule[k % len(schedule)]
+        mix = MIXES[k % len(MIXES)]
+        config = GameConfig(players=players, identities=identities, characters=True)
+        game = drive(config, 30_000 + k, [mix[(s + k) % len(mix)] for s in range(players)], on_choice=tally)
+        assert game.over
+    assert kinds.get("character_pick", 0) >= 2 * per_chunk and kinds.get("skill", 0) > 50, kinds
+    assert min(used.get(verb, 0) for verb in ("pick", "use", "skill", "place", "play as")) > 0, used
 
 
 def test_an_illegal_choice_would_be_caught() -> None:

@@ -40,6 +40,27 @@ GOLDEN: dict[tuple[int, str, int], tuple[str, str, int]] = {
 }
 
 
+# The same with characters (the pick, skills and secret tasks), a few configurations of 3–9 players.
+GOLDEN_CHARACTERS: dict[tuple[int, str, int], tuple[str, str, int]] = {
+    (3, 'default', 0): ('7f203f98f77d6a6ad650b8cf83a6e4756066335911ca3d28bdb7ca3656e99b9a', '65247d8c9bb63b796560224704aeea23c8f56da41d25632b584c6c0201a495f4', 305),
+    (3, 'default', 1): ('819527993e893894de4854e67074f189e27d88e73ea459a49c89ada0b37a39cb', '1735e208e9e6b8624918d57a30cf767f3fdc3baacf068786b6d9b476d580b934', 109),
+    (3, 'default', 2): ('71143dadf3eb0b792e97395cfa586f39b7b54b2d9e4e7ac75a58e3b5d0624e95', '62d13d7efb4612f61c87be709f42eb5a6108e9a4d2320f2a466e9f92191d4591', 334),
+    (5, 'default', 0): ('ab388e7890c5ee9b9d4dbcc58cc69edc2fb083251756490e55486c5b35865477', '286981d3c1b9e71f4a8808fe9d4925d70c9e0a627e1e4fe490e4c96d2f1c7863', 386),
+    (5, 'default', 1): ('44754298832632d90d61b87d84126f0dbb99a7eb389fdb3331b667b50df55a78', 'a03b68e395288d29d7d1280929e00288dab5932fea7b373bc9dbdd57d5df292e', 474),
+    (5, 'default', 2): ('7cb135d7d56c2c6ab7d6b249989379c7556ad1b97c541344411e85bcfcfff79a', '8a6a75960b4acc2331b5ac3520550d6b99eb28441fb02a85956ee9a911bd87b9', 544),
+    (6, '3v3', 0): ('f03ee35aedb418c7cd9ff23419334b1d536905f11b26347e734fca8f439169a1', '1ff9b3183ed290263fd7c3465dd03b76b8ffa01450200c0fc49f1abfafff9820', 317),
+    (6, '3v3', 1): ('fade127c5b4528b6224f50dbc020589cab97a15cc1a8100e32fc0ab57293cc2b', '60d81ec6cf222fffe68310093d37bb8e9ee7df814bedfb9a1f7c7a26288db500', 563),
+    (6, '3v3', 2): ('cad438c4f0502ecc95f6c6af39df3eb9f1564a584f5b1128d8f5411f125e06bd', '5d6630e6f1288c6969a4651acd0b034bfca0d5b11b68f49b67e078afbffa9c6e', 579),
+    (7, 'alt', 0): ('8868981547651429db8ccf17c31e9ec9c0fe74db9a5f679c5aa710c3a9b31224', '3f3344022cb1c18d8f645e8e22bea7748028a49c9c9658fb994721b1615c9710', 627),
+    (7, 'alt', 1): ('8892f0ddbf306c29be4c726841cce5c507b9b09489289381280ee4092030cf6f', 'ee65032d80d88ead9539a749368aa0287b33247aaeeee151444af5bbc44c1385', 713),
+    (7, 'alt', 2): ('c0fb02d6d820e0a1be555b7a383a98dcdec100ef256fa22f76ee8b35d57b16bd', 'd8a090fbc0383812cb0f23632bff9a5427b856db35f42c85974b47ba7157a2a0', 643),
+    (9, 'default', 0): ('0feecacfcc0c8d52ef6379cdf94f5602f8a777a21eec25c615414f79f0f8781e', '4b3c19c84b4ad7145b80c2c333ef4e920a30bbf9c74c91724324665ef8129da2', 1006),
+    (9, 'default', 1): ('b8b52126dcc43eb7cd33b3db92035d08c3c7a34b455acd248512539cf4374649', 'ff2cdd5d46af893b08c1949e16e86b5c14bd5db008be1fc54639c46545f266b6', 886),
+    (9, 'default', 2): ('64ea34d010a160a2a05eb95532594e68b513d204326ec053c422e27d8c2ea664', '9848a6b4eeed12003a68e004e13a3b2dc646dfa18a100a7caec0c9c2f6424277', 813),
+}
+CHARACTER_PINS = [(3, "default"), (5, "default"), (6, "3v3"), (7, "alt"), (9, "default")]
+
+
 def random_decider(seed: int):
     """Uniform random options, passing 80% of response windows: the same as the random bot."""
     rng = random.Random(seed)
@@ -53,9 +74,10 @@ def random_decider(seed: int):
     return decide
 
 
-def final(players: int, identities: str, seed: int) -> tuple[str, str, int]:
+def final(players: int, identities: str, seed: int, characters: bool = False) -> tuple[str, str, int]:
     """The state hash covers the public log; the second hash adds what each seat saw in secret."""
-    game = play(GameConfig(players=players, identities=identities), seed, random_decider(seed))
+    config = GameConfig(players=players, identities=identities, characters=characters)
+    game = play(config, seed, random_decider(seed))
     logs = [events_for(game, seat) for seat in range(players)]
     seen = hashlib.sha256(json.dumps(logs, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
     return game.state_hash(), seen, game.state.decisions
@@ -66,10 +88,16 @@ def test_golden_game(key: tuple[int, str, int]) -> None:
     assert final(*key) == GOLDEN[key]
 
 
+@pytest.mark.parametrize("key", sorted(GOLDEN_CHARACTERS))
+def test_golden_game_with_characters(key: tuple[int, str, int]) -> None:
+    assert final(*key, characters=True) == GOLDEN_CHARACTERS[key]
+
+
 def test_pins_cover_every_configuration() -> None:
     from engine import playable_configs
 
     assert {(p, i) for p, i, _ in GOLDEN} == set(playable_configs(False))
+    assert {(p, i) for p, i, _ in GOLDEN_CHARACTERS} == set(CHARACTER_PINS)
 
 
 if __name__ == "__main__":
@@ -78,3 +106,7 @@ if __name__ == "__main__":
     for players, identities in playable_configs(False):
         for seed in range(10):
             print(f"    ({players}, {identities!r}, {seed}): {final(players, identities, seed)!r},")
+    print("characters:")
+    for players, identities in CHARACTER_PINS:
+        for seed in range(3):
+            print(f"    ({players}, {identities!r}, {seed}): {final(players, identities, seed, True)!r},")

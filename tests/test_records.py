@@ -8,7 +8,8 @@ import msgpack
 import pytest
 
 from engine import ChoiceError, Game, GameConfig, IllegalOption, NoPrompt, StalePrompt, playable_configs
-from engine.selfplay import play
+from engine.prompts import Prompt
+from engine.selfplay import play, play_prompts
 from net.records import RecordError, pack_record, unpack_record
 
 CONFIGS = playable_configs(False)
@@ -39,6 +40,53 @@ def test_replay_reproduces_the_final_state(chunk: int) -> None:
         assert replayed.over
         assert replayed.state_hash() == game.state_hash()
         assert replayed.state.winners == game.state.winners
+
+
+CHARACTER_CONFIGS = playable_configs(True)
+
+
+def character_game(k: int) -> Game:
+    """A random game with characters: the pick, skills, tasks; a random option often a skill."""
+    players, identities = CHARACTER_CONFIGS[k % len(CHARACTER_CONFIGS)]
+    rng = random.Random(k)
+
+    def pick(prompt: Prompt) -> str:
+        skills = [o.id for o in prompt.options if o.verb in ("skill", "use")]
+        if skills and rng.random() < 0.4:
+            return rng.choice(skills)
+        if prompt.kind == "response" and rng.random() < 0.7:
+            return str(prompt.default)
+        return rng.choice(prompt.options).id
+
+    return play_prompts(GameConfig(players=players, identities=identities, characters=True), 3000 + k, pick,
+                        check=False)
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_replay_with_characters_reproduces_the_final_state(chunk: int) -> None:
+    for k in range(chunk * 30, chunk * 30 + 30):
+        game = character_game(k)
+        replayed = Game.replay(game.record())
+        assert replayed.over
+        assert replayed.state_hash() == game.state_hash()
+        assert replayed.events == game.events  # secret parts and who saw them included
+        assert [p.character for p in replayed.state.seats] == [p.character for p in game.state.seats]
+        assert replayed.state.winners == game.state.winners
+
+
+def test_the_state_hash_of_a_character_game_covers_the_characters() -> None:
+    game = character_game(1)
+    before = game.state_hash()
+    game.state.seats[0].face_up = not game.state.seats[0].face_up
+    assert game.state_hash() != before
+
+
+def test_a_character_record_round_trips_through_msgpack() -> None:
+    for k in range(5):
+        game = character_game(k)
+        record = game.record()
+        assert record["config"]["characters"] is True  # type: ignore[index]
+        assert Game.replay(unpack_record(pack_record(record))).state_hash() == game.state_hash()
 
 
 def test_record_round_trips_through_msgpack() -> None:

@@ -16,6 +16,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from .. import prompts as P
+from ..config import NEUTRAL
 from ..functions import OWN_PLAY, Target
 from ..state import CHARACTER_PICK, TURN_START, StackItem, Step
 from ..steps import continuation, step
@@ -250,19 +251,32 @@ def skill_options(game: Game, seat: int, moment: str) -> list[P.Option]:
     return options
 
 
-def card_functions(game: Game, seat: int, card: int) -> list[str]:
-    """Extra functions a card may be used as ("use card X as card Y": 亮剑, 预谋, 换日)."""
+AsFunction = Callable[["Game", int, int], list[str]]
+
+
+def card_functions(game: Game, seat: int, card: int, play_as: list[AsFunction] | None = None) -> list[str]:
+    """Extra functions a card may be used as ("use card X as card Y": 亮剑, 预谋, 换日).
+
+    `play_as`: the seat's own rules of that kind (`play_as_functions`), when the caller has them."""
     extra: list[str] = []
-    for fn in _AS_FUNCTIONS:
+    for fn in play_as_functions(game, seat) if play_as is None else play_as:
         extra.extend(fn(game, seat, card))
     return extra
 
 
-_AS_FUNCTIONS: list[Callable[[Game, int, int], list[str]]] = []
+def play_as_functions(game: Game, seat: int) -> list[AsFunction]:
+    """The "use card X as card Y" rules of the seat's own character: each such rule is a skill of
+    the character whose module registered it, so no other seat's rule can apply."""
+    cid = game.state.seats[seat].character
+    return [] if cid is None else _AS_FUNCTIONS.get(cid, [])
 
 
-def card_as(fn: Callable[[Game, int, int], list[str]]) -> Callable[[Game, int, int], list[str]]:
-    _AS_FUNCTIONS.append(fn)
+_AS_FUNCTIONS: dict[str, list[AsFunction]] = {}
+
+
+def card_as(fn: AsFunction) -> AsFunction:
+    """Register a character module's "use card X as card Y" rule under that character's id."""
+    _AS_FUNCTIONS.setdefault(fn.__module__.rpartition(".")[2], []).append(fn)
     return fn
 
 
@@ -318,10 +332,13 @@ def fire(game: Game, event: str, ctx: dict[str, Any], forced: bool | None = None
 
     `forced` narrows to forced (True) or optional (False) skills, for events whose forced skills
     must come before the death and victory check and whose optional ones after it."""
+    answering = _answering(tuple(p.character for p in game.state.seats)).get(event)
+    if not answering:
+        return
     offers = []
     for seat in game.order_from(game.state.current):
         c = character_of(game, seat)
-        if c is None:
+        if c is None or seat not in answering:
             continue
         for skill in c.skills:
             if isinstance(skill, Triggered) and skill.event == event and usable(game, seat, skill) \
@@ -329,6 +346,19 @@ def fire(game: Game, event: str, ctx: dict[str, Any], forced: bool | None = None
                 offers.append((seat, skill.name))
     for seat, name in reversed(offers):
         game.push("skill.offer", seat, skill=name, ctx=ctx)
+
+
+@cache
+def _answering(table: tuple[str | None, ...]) -> dict[str, frozenset[int]]:
+    """For a table of characters (one id per seat): the seats with a triggered skill on each event,
+    so that an event nobody's character answers costs one lookup."""
+    seats: dict[str, set[int]] = {}
+    for seat, cid in enumerate(table):
+        c = None if cid is None else _REGISTRY.characters.get(cid)
+        for skill in () if c is None else c.skills:
+            if isinstance(skill, Triggered):
+                seats.setdefault(skill.event, set()).add(seat)
+    return {event: frozenset(s) for event, s in seats.items()}
 
 
 @step("skill.offer")
@@ -374,16 +404,30 @@ def _use_triggered(game: Game, seat: int, skill: Triggered, ctx: dict[str, Any],
 def check_tasks(game: Game) -> bool:
     """A neutral whose secret task is complete declares victory (RULES.md §8.3). True if one did."""
     s = game.state
-    for seat in game.order_from(s.current):
-        player = s.seats[seat]
-        c = character_of(game, seat)
-        if not player.in_game or player.identity != "neutral" or c is None or c.task is None or c.task_at:
+    seats = s.seats
+    tasked = _step_tasks(tuple([p.character for p in seats]))  # checked whenever the engine waits
+    if not tasked:
+        return False
+    n = len(seats)
+    for seat in sorted(tasked, key=lambda x: (x - s.current) % n) if len(tasked) > 1 else tasked:
+        player = seats[seat]
+        if player.identity != NEUTRAL or not player.in_game:
             continue
+        c = character_of(game, seat)
+        assert c is not None and c.task is not None
         if c.task(game, seat, {}):
             game.log("task_completed", seat=seat, character=c.id)
             game.declare(seat, [seat], "secret_task")
             return True
     return False
+
+
+@cache
+def _step_tasks(table: tuple[str | None, ...]) -> tuple[int, ...]:
+    """The seats whose character has a secret task judged after every step (whoever holds it)."""
+    return tuple(seat for seat, cid in enumerate(table)
+                 if cid is not None and (c := _REGISTRY.characters.get(cid)) is not None
+                 and c.task is not None and not c.task_at)
 
 
 def death_task_winner(game: Game, victim: int) -> int | None:
@@ -409,6 +453,7 @@ def settle_victory(game: Game, declaring: dict[str, Any]) -> None:
         if player.identity != "neutral" or c is None or c.task is None or c.task_at != "declaring":
             continue
         if c.task(game, seat, {"declarer": declaring["declarer"]}) and seat not in declaring["winners"]:
+            game.log("task_completed", seat=seat, character=c.id)  # a co-winner must be seen to win
             declaring.setdefault("task_winners", []).append(seat)
             declaring["winners"].append(seat)
 

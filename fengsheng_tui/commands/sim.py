@@ -27,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seed of the first game; game k uses S+k (default: 0)")
     parser.add_argument("--identities", metavar="NAME",
                         help="identity configuration (default: the first one playable for P players)")
+    parser.add_argument("--characters", action="store_true",
+                        help="play with characters (a pick at the start; needed for 3, 5, 7–9 players "
+                             "and for every configuration with neutrals, who win by secret tasks)")
     parser.add_argument("--level", default="random", help="bot level for every seat (default: random)")
     parser.add_argument("--seats", metavar="L1,L2,...",
                         help="arena: one bot level per seat, comma-separated (sets the player count); "
@@ -43,6 +46,8 @@ class GameResult:
     win_reason: str | None = None
     winners: list[int] = field(default_factory=list)
     winning_identities: list[str] = field(default_factory=list)
+    tasks: list[str] = field(default_factory=list)  # characters whose secret task was completed
+    identities: list[str] = field(default_factory=list)  # every seat's identity at the end
     problem: str | None = None  # an invariant violation, a game too long, or an engine crash
 
 
@@ -73,6 +78,8 @@ def play_one(config: GameConfig, seed: int, levels: Sequence[str], check: bool =
     result.win_reason = s.win_reason
     result.winners = list(s.winners)
     result.winning_identities = sorted({s.seats[w].identity for w in s.winners})
+    result.identities = [p.identity for p in s.seats if p.identity]
+    result.tasks = [str(e.data["character"]) for e in game.events if e.kind == "task_completed"]
     return result
 
 
@@ -122,6 +129,7 @@ def summarise(results: Sequence[GameResult], seconds: float) -> dict[str, object
         "max_turns": max(turns, default=0),
         "win_reasons": dict(Counter(str(r.win_reason) for r in finished)),
         "faction_wins": dict(Counter(i for r in finished for i in r.winning_identities)),
+        "secret_tasks": dict(Counter(t for r in finished for t in r.tasks)),
         "seconds": round(seconds, 3),
         "games_per_second": round(len(results) / seconds, 1) if seconds > 0 else 0.0,
         "problems": [r.problem for r in results if r.problem is not None],
@@ -134,6 +142,9 @@ def _print_summary(summary: dict[str, object], label: str) -> None:
     print(f"turns: mean {summary['mean_turns']:.1f}, max {summary['max_turns']}")
     print("win reasons: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["win_reasons"].items())))  # type: ignore[attr-defined]
     print("faction wins: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["faction_wins"].items())))  # type: ignore[attr-defined]
+    if summary["secret_tasks"]:
+        print("secret tasks completed: "  # type: ignore[attr-defined]
+              + ", ".join(f"{k} {v}" for k, v in sorted(summary["secret_tasks"].items())))  # type: ignore[attr-defined]
     print(f"{summary['games_per_second']} games/s ({summary['seconds']} s)")
     if "arena" in summary:
         for group, rows in summary["arena"].items():  # type: ignore[attr-defined]
@@ -163,17 +174,17 @@ def run(args: argparse.Namespace) -> int:
         args.players = len(levels)
     identities = args.identities
     if identities is None:
-        playable = [name for players, name in playable_configs(False) if players == args.players]
+        playable = [name for players, name in playable_configs(args.characters) if players == args.players]
         if not playable:
-            print(f"fengsheng sim: no configuration for {args.players} players is playable without "
-                  "characters yet", file=sys.stderr)
+            print(f"fengsheng sim: no configuration for {args.players} players is playable"
+                  + ("" if args.characters else " without characters: add --characters"), file=sys.stderr)
             return 2
         identities = playable[0]
-    config = GameConfig(players=args.players, identities=identities)
+    config = GameConfig(players=args.players, identities=identities, characters=args.characters)
     try:
         config.validate()
     except ConfigError as exc:
-        print(f"fengsheng sim: {exc}", file=sys.stderr)
+        print(f"fengsheng sim: {exc}" + ("" if args.characters else " (or add --characters)"), file=sys.stderr)
         return 2
     if not args.seats:
         levels = [args.level] * args.players
@@ -183,10 +194,14 @@ def run(args: argparse.Namespace) -> int:
     if args.seats:
         from engine import Game
 
-        dealt = [[p.identity for p in Game.new(config, args.seed + k).state.seats] for k in range(args.games)]
+        if config.characters:  # identities are dealt after the character pick
+            dealt = [r.identities for r in results]
+        else:
+            dealt = [[p.identity for p in Game.new(config, args.seed + k).state.seats] for k in range(args.games)]
         summary["arena"] = arena(results, dealt)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
-        _print_summary(summary, f"{args.players} players, {identities}, level {','.join(levels)}")
+        label = f"{args.players} players, {identities}{', characters' if args.characters else ''}"
+        _print_summary(summary, f"{label}, level {','.join(levels)}")
     return 1 if summary["problems"] else 0
