@@ -2,11 +2,14 @@
 
     .venv/bin/python bench/bot_bench.py            # 1,000 games per arena (several minutes)
     .venv/bin/python bench/bot_bench.py --games 100 --json
+    .venv/bin/python bench/bot_bench.py --characters-only   # only the arenas with characters
 
 Arenas give each faction each level in alternate games (the harness reads the deal to seat the
 levels; the bots themselves only ever see their own projection). Decision time covers `observe`
 of the events since the seat's last decision plus `decide`, i.e. what a server waits for; it is
-given over every prompt and again over "real choices" (prompts with two or more options).
+given over every prompt and again over "real choices" (prompts with two or more options), per
+level and separately for games with characters. With characters a neutral (打酱油的) seat plays
+for its secret task; its win rate is reported with the factions'.
 """
 
 from __future__ import annotations
@@ -26,39 +29,56 @@ from engine.selfplay import play  # noqa: E402
 from fengsheng_tui.commands.sim import rate  # noqa: E402
 
 ARENAS = [
-    ("normal vs random", 6, "3v3", "normal", "random"),
-    ("basic vs random", 6, "3v3", "basic", "random"),
-    ("normal vs basic", 6, "3v3", "normal", "basic"),
-    ("all normal, 4 novice", 4, "novice", "normal", "normal"),
-    ("all normal, 6 3v3", 6, "3v3", "normal", "normal"),
+    ("normal vs random", 6, "3v3", "normal", "random", False),
+    ("basic vs random", 6, "3v3", "basic", "random", False),
+    ("normal vs basic", 6, "3v3", "normal", "basic", False),
+    ("all normal, 4 novice", 4, "novice", "normal", "normal", False),
+    ("all normal, 6 3v3", 6, "3v3", "normal", "normal", False),
+    ("all normal, 5 players, characters", 5, "default", "normal", "normal", True),
+    ("normal vs random, 6 3v3, characters", 6, "3v3", "normal", "random", True),
+    ("normal vs basic, 6 3v3, characters", 6, "3v3", "normal", "basic", True),
 ]
+SIDES = ("latent", "military", "neutral")
 
 
 def run_arena(players: int, identities: str, first: str, second: str, games: int, seed0: int,
-              times: dict[str, list[float]]) -> dict[str, object]:
-    config = GameConfig(players=players, identities=identities)
+              times: dict[str, list[float]], characters: bool = False) -> dict[str, object]:
+    """Win rates per level and per identity. A game counts for every identity among its winners
+    (a neutral can win alongside a faction, through 风度 or a task judged at the declaration)."""
+    config = GameConfig(players=players, identities=identities, characters=characters)
     wins = {first: 0, second: 0}
-    faction_wins = {"latent": 0, "military": 0}
+    side_wins = dict.fromkeys(SIDES, 0)
     turns = 0
     for k in range(games):
         seed = seed0 + k
-        dealt = [p.identity for p in Game.new(config, seed).state.seats]
+        dealt = identities_dealt(config, seed)
         latent, military = (first, second) if k % 2 == 0 else (second, first)
         levels = [latent if i == "latent" else military for i in dealt]
         game = timed_game(config, seed, levels, times)
         turns += game.state.turn
-        if game.state.winners:
-            winner = dealt[game.state.winners[0]]
-            faction_wins[winner] += 1
-            if first != second:
-                wins[levels[game.state.winners[0]]] += 1
+        winners = game.state.winners
+        for side in {dealt[w] for w in winners}:
+            side_wins[side] += 1
+        if winners and first != second:
+            wins[levels[winners[0]]] += 1
+    present = [side for side in SIDES if side in dealt]
     result: dict[str, object] = {
         "games": games, "mean_turns": round(turns / games, 2),
-        "factions": {f: rate(w, games) for f, w in faction_wins.items()},
+        "factions": {f: rate(side_wins[f], games) for f in present},
     }
     if first != second:
         result["levels"] = {level: rate(w, games) for level, w in wins.items()}
     return result
+
+
+def identities_dealt(config: GameConfig, seed: int) -> list[str]:
+    """The identity of each seat in game `seed`: with characters they are dealt after the pick, so
+    the pick is answered with defaults on a copy (the deal does not depend on what is picked)."""
+    game = Game.new(config, seed)
+    while game.state.seats[0].identity == "":
+        for prompt in game.pending():
+            game.choose(prompt.seat, prompt.id, prompt.default)
+    return [p.identity for p in game.state.seats]
 
 
 def timed_game(config: GameConfig, seed: int, levels: list[str], times: dict[str, list[float]]) -> Game:
@@ -74,9 +94,10 @@ def timed_game(config: GameConfig, seed: int, levels: list[str], times: dict[str
         start = time.perf_counter()
         choice = bots[seat].decide(view)
         took = spent[seat] + time.perf_counter() - start
-        times[levels[seat]].append(took)
+        key = levels[seat] + (", characters" if config.characters else "")
+        times.setdefault(key, []).append(took)
         if len(view["prompt"]["options"]) > 1:
-            times.setdefault(f"{levels[seat]}, real choices", []).append(took)
+            times.setdefault(f"{key}, real choices", []).append(took)
         return choice
 
     return play(config, seed, decide, check=False, observe=observe)
@@ -94,12 +115,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=1000, help="games per arena (default: 1000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game of each arena")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--characters-only", action="store_true", help="only the arenas with characters")
     args = parser.parse_args(argv)
-    times: dict[str, list[float]] = {"random": [], "basic": [], "normal": []}
+    times: dict[str, list[float]] = {}
     report: dict[str, object] = {}
-    for name, players, identities, first, second in ARENAS:
+    for name, players, identities, first, second, characters in ARENAS:
+        if args.characters_only and not characters:
+            continue
         start = time.perf_counter()
-        report[name] = run_arena(players, identities, first, second, args.games, args.seed, times)
+        report[name] = run_arena(players, identities, first, second, args.games, args.seed, times, characters)
         report[name]["seconds"] = round(time.perf_counter() - start, 1)  # type: ignore[index]
         if not args.json:
             print_arena(name, report[name])  # type: ignore[arg-type]

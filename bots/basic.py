@@ -251,7 +251,7 @@ class BasicBot(SkillSense):
     def plays(self, options: list[dict], function: str) -> list[dict]:
         """Cards (and skills that count as a card, 警觉 as 识破) usable as `function`."""
         return [o for o in options if (o["verb"] == "play" and self.function_of(o) == function)
-                or (o["verb"] == "skill" and COUNTS_AS.get(o.get("name")) == function)]
+                or (o["verb"] == "skill" and COUNTS_AS.get(str(o.get("name"))) == function)]
 
     def function_of(self, o: dict) -> str:
         """What a play option is used as: its `name` when a skill lets the card count as another."""

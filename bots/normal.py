@@ -1,10 +1,11 @@
-"""The `normal` level: reads the table and plays for its faction.
+"""The `normal` level: reads the table and plays for its faction (a neutral: for its secret task).
 
-Everything `basic` scores, but with beliefs fed by every public move (bots.beliefs), and with
-the whole card set: 试探 to learn who is who, 锁定 on the seat its own message is heading to when
-that seat should be made to take it, 截获 on messages it (or its side) should have or an enemy
-should not, 调虎离山 and 退回 to steer a message away from the wrong seat, 烧毁 to keep an ally
-alive, 识破 against whatever helps the other side, and 真伪莫辨 only when the table favours it.
+Everything `basic` scores, but with beliefs fed by every public move (bots.beliefs), with the
+characters' skills (bots.skills) and with the whole card set: 试探 to learn who is who, 锁定 on
+the seat its own message is heading to when that seat should be made to take it, 截获 on
+messages it (or its side) should have or an enemy should not, 调虎离山 and 退回 to steer a
+message away from the wrong seat, 烧毁 to keep an ally alive, 识破 against whatever helps the
+other side, and 真伪莫辨 only when the table favours it.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ LEARN = 0.2  # uncertainty about a seat that makes a 试探 worth playing
 class NormalBot(BasicBot):
     level = "normal"
     reads_table = True
+    chases_task = True
 
     # ------------------------------------------------------------------ prompts
 
     def _play(self, options: list[dict]) -> dict | None:
-        return (self.rescue(options, trust=0.7) or self.probe(options) or self.truth_or_false(options)
-                or self.option(options, "end"))
+        return (self.rescue(options, trust=0.7) or self.skill_move(options) or self.probe(options)
+                or self.truth_or_false(options) or self.option(options, "end"))
 
     def _send(self, options: list[dict]) -> dict | None:
         def score(o: dict) -> float:
@@ -44,7 +46,7 @@ class NormalBot(BasicBot):
             plays = self.plays(options, "识破")
             if plays and self.effect(len(stack) - 1) < -(self.cost(plays[0]) + ACT):
                 return plays[0]
-        found = self.rescue(options, trust=0.7)
+        found = self.rescue(options, trust=0.7) or self.skill_move(options)
         if found is not None or stack or self.view["message"] is None:
             return found
         step = self.view["window"]["step"]

@@ -30,7 +30,9 @@ from .characters import (
 )
 
 if TYPE_CHECKING:
-    from .basic import BasicBot
+    from collections.abc import Callable
+
+    from .beliefs import Beliefs
 
 WIN = 60.0
 GAIN = (1.0, 2.0, WIN)
@@ -44,11 +46,37 @@ TRUE = ("red", "blue")
 
 
 class SkillSense:
-    """Mixed into BasicBot: `self` is the bot (see bots.basic)."""
+    """Mixed into BasicBot, which provides the scoring these methods build on."""
+
+    seat: int
+    view: dict
+    cards: dict[int, dict]
+    faces: dict[int, dict]
+
+    if TYPE_CHECKING:
+        @property
+        def b(self) -> Beliefs: ...
+
+        def counts(self, seat: int) -> dict[str, int]: ...
+
+        def value(self, seat: int, colour: str, minus: int = 0) -> float: ...
+
+        def expected(self, seat: int, dist: dict[str, float]) -> float: ...
+
+        def keep(self, card: dict) -> float: ...
+
+        def locked(self, seat: int) -> bool: ...
+
+        def message_dist(self) -> dict[str, float]: ...
+
+        def sender_dist(self, sender: int, aimed: bool) -> dict[str, float]: ...
+
+        @staticmethod
+        def best(options: list[dict], score: Callable[[dict], float]) -> dict | None: ...
 
     # ------------------------------------------------------------------ faces of cards the bot has seen
 
-    def remember_faces(self: BasicBot, events: list[dict]) -> None:
+    def remember_faces(self, events: list[dict]) -> None:
         """Cards shown to this seat (drawn, taken, seen in a hand) by id, to price options naming them."""
         for e in events:
             for key in ("card", "cards"):
@@ -57,7 +85,7 @@ class SkillSense:
                     if isinstance(face, dict) and "id" in face and "colour" in face:
                         self.faces[int(face["id"])] = face
 
-    def face_of(self: BasicBot, card: object) -> dict | None:
+    def face_of(self, card: object) -> dict | None:
         if card is None:
             return None
         card = int(str(card))
@@ -69,7 +97,7 @@ class SkillSense:
                     return face
         return self.faces.get(card)
 
-    def holder_of(self: BasicBot, message: object) -> int | None:
+    def holder_of(self, message: object) -> int | None:
         for s in self.view["seats"]:
             if any(face.get("id") == message for face in s["messages"]):
                 return int(s["index"])
@@ -77,18 +105,18 @@ class SkillSense:
 
     # ------------------------------------------------------------------ who this seat is
 
-    def character(self: BasicBot, seat: int) -> dict:
+    def character(self, seat: int) -> dict:
         return self.view["seats"][seat].get("character") or {}
 
-    def my_profile(self: BasicBot) -> Profile:
+    def my_profile(self) -> Profile:
         return profile(self.character(self.seat).get("id"))
 
-    def neutral(self: BasicBot) -> bool:
+    def neutral(self) -> bool:
         return self.view.get("identity") == "neutral"
 
     # ------------------------------------------------------------------ a neutral's worth of a message
 
-    def task_value(self: BasicBot, seat: int, colour: str, minus: int = 0) -> float:
+    def task_value(self, seat: int, colour: str, minus: int = 0) -> float:
         """What a message of `colour` in front of `seat` is worth to a neutral chasing its task."""
         p = self.my_profile()
         counts = dict(self.counts(seat))
@@ -110,7 +138,7 @@ class SkillSense:
             worth += self.kill_worth(p, seat, counts) * (1.0 if blacks == 2 else 0.3 * (blacks + 1))
         return worth
 
-    def progress(self: BasicBot, p: Profile, counts: dict[str, int], colour: str) -> float:
+    def progress(self, p: Profile, counts: dict[str, int], colour: str) -> float:
         if p.task != MESSAGES:
             return 0.0
         for need, n in p.need.items():
@@ -120,7 +148,7 @@ class SkillSense:
                 return WIN if have + 1 >= n else 1.0 + have / n
         return 0.0
 
-    def kill_worth(self: BasicBot, p: Profile, seat: int, counts: dict[str, int]) -> float:
+    def kill_worth(self, p: Profile, seat: int, counts: dict[str, int]) -> float:
         """Worth to a killing neutral of `seat` dying now by this seat's hand."""
         true = counts["red"] + counts["blue"]
         dead = [s for s in self.view["seats"] if not s["alive"]]
@@ -137,7 +165,7 @@ class SkillSense:
             return (WIN if len(missing) == 1 else 6.0) * chance
         return 0.0
 
-    def wants_to_die(self: BasicBot) -> bool:
+    def wants_to_die(self) -> bool:
         p = self.my_profile()
         if p.task == DIE_FIRST:
             return all(s["alive"] for s in self.view["seats"])
@@ -147,7 +175,7 @@ class SkillSense:
             return sum(1 for c in self.cards.values() if c["colour"] == "red") >= 3
         return False
 
-    def task_keep(self: BasicBot, card: dict) -> float:
+    def task_keep(self, card: dict) -> float:
         """Extra worth of keeping a card in hand when the neutral's task is about the hand."""
         p = self.my_profile()
         if p.task == HAND:
@@ -161,19 +189,16 @@ class SkillSense:
 
     # ------------------------------------------------------------------ the pick
 
-    def _character_pick(self: BasicBot, options: list[dict]) -> dict | None:
+    def _character_pick(self, options: list[dict]) -> dict | None:
         return self.best(options, lambda o: profile(o.get("name")).strength)
 
     # ------------------------------------------------------------------ skill prompts
 
-    def _skill(self: BasicBot, options: list[dict]) -> dict | None:
-        scored = [(self.skill_score(o), o) for o in options]
-        best = self.best(options, self.skill_score)
-        if best is None or max(s for s, _ in scored) == float("-inf"):
-            return None
-        return best
+    def _skill(self, options: list[dict]) -> dict | None:
+        """The best-scoring option; None (the default) when it understands none of them."""
+        return self.best(options, self.skill_score)
 
-    def skill_score(self: BasicBot, o: dict) -> float:
+    def skill_score(self, o: dict) -> float:
         verb = o["verb"]
         if verb in ("decline", "done", "leave"):
             return CLEAR
@@ -211,23 +236,23 @@ class SkillSense:
             return self.answer_score(o)
         return float("-inf")
 
-    def card_keep(self: BasicBot, card: object) -> float:
+    def card_keep(self, card: object) -> float:
         face = self.face_of(card)
         return self.keep(face) if face is not None else 0.3
 
-    def base(self: BasicBot) -> dict[str, float]:
+    def base(self) -> dict[str, float]:
         from .basic import BASE
 
         return dict(BASE)
 
-    def removal(self: BasicBot, seat: object, card: object) -> float:
+    def removal(self, seat: object, card: object) -> float:
         """Worth of a message leaving the area of `seat` (burned, taken, put back on the pile)."""
         face = self.face_of(card)
         if seat is None or face is None:
             return 0.0
         return -self.value(int(str(seat)), str(face["colour"]), minus=1)
 
-    def place_score(self: BasicBot, o: dict) -> float:
+    def place_score(self, o: dict) -> float:
         face = self.face_of(o.get("card"))
         seat = o.get("target_seat")
         if face is None or seat is None:
@@ -236,7 +261,7 @@ class SkillSense:
         cost = 0.5 * self.keep(face) if mine else 0.0
         return self.value(int(seat), str(face["colour"])) - cost
 
-    def answer_score(self: BasicBot, o: dict) -> float:
+    def answer_score(self, o: dict) -> float:
         """城府: tell the truth to a likely ally; to anyone else say the opposite (hide the identity)."""
         truthful = o["id"] == self.view["prompt"]["default"]
         probe = next((i for i in reversed(self.view["stack"]) if i["function"] == "试探"), None)
@@ -246,7 +271,7 @@ class SkillSense:
             return 1.0 if friend else 0.0
         return 0.0 if friend else 1.0
 
-    def use_score(self: BasicBot, o: dict) -> float:
+    def use_score(self, o: dict) -> float:
         """A triggered skill's "use" option: what it gains over declining (CLEAR)."""
         name = o.get("name")
         t = o.get("target_seat")
@@ -301,14 +326,14 @@ class SkillSense:
             return self.futi_score(o)
         return 0.0
 
-    def dying_seat(self: BasicBot) -> int | None:
+    def dying_seat(self) -> int | None:
         """The seat a death trigger answers: one still in the game holding three blacks."""
         for s in self.view["seats"]:
             if s["alive"] and not s["lost"] and s["counts"]["black"] >= 3 and s["index"] != self.seat:
                 return int(s["index"])
         return None
 
-    def blacks_worth(self: BasicBot, seat: int, n: int) -> float:
+    def blacks_worth(self, seat: int, n: int) -> float:
         """Worth of placing `n` black messages in front of `seat`, one after another."""
         total = 0.0
         counts = self.counts(seat)
@@ -318,10 +343,10 @@ class SkillSense:
             total += self.value_with(seat, "black", counts["black"] + k)
         return total
 
-    def value_with(self: BasicBot, seat: int, colour: str, have: int) -> float:
+    def value_with(self, seat: int, colour: str, have: int) -> float:
         return self.value(seat, colour, minus=self.counts(seat)[colour] - have)
 
-    def legacy_score(self: BasicBot, t: int | None) -> float:
+    def legacy_score(self, t: int | None) -> float:
         """遗志: the hand goes to `t`, three of it at random become his messages."""
         if t is None or not self.cards:
             return 0.0
@@ -332,7 +357,7 @@ class SkillSense:
         drawn = min(3, len(hand))
         return CLEAR + drawn * self.expected(t, dist) + 0.2 * (self.b.ally(t) - self.b.enemy(t)) * (len(hand) - drawn)
 
-    def futi_score(self: BasicBot, o: dict) -> float:
+    def futi_score(self, o: dict) -> float:
         """釜底抽薪: one more black on itself, then hand cards placed on others as messages."""
         own = self.counts(self.seat)["black"]
         if own >= 2:
@@ -356,7 +381,7 @@ class SkillSense:
 
     # ------------------------------------------------------------------ active skills (verb "skill")
 
-    def skill_move(self: BasicBot, options: list[dict]) -> dict | None:
+    def skill_move(self, options: list[dict]) -> dict | None:
         """The best active skill to use now, if it is clearly worth it."""
         best, top = None, CLEAR
         for o in options:
@@ -367,7 +392,7 @@ class SkillSense:
                 best, top = o, score
         return best
 
-    def active_score(self: BasicBot, o: dict) -> float:
+    def active_score(self, o: dict) -> float:
         name = o.get("name")
         t = o.get("target_seat")
         m = self.view["message"]
@@ -412,7 +437,7 @@ class SkillSense:
             return best - sum(give) - 1.0
         return 0.0
 
-    def best_burn(self: BasicBot, exclude: object = None) -> float:
+    def best_burn(self, exclude: object = None) -> float:
         best = 0.0
         for s in self.view["seats"]:
             if not s["alive"] or s["lost"]:
@@ -422,12 +447,12 @@ class SkillSense:
                     best = max(best, self.removal(s["index"], f["id"]))
         return best
 
-    def snipe_score(self: BasicBot, seat: int) -> float:
+    def snipe_score(self, seat: int) -> float:
         """狙击 burns up to 3 of the target's messages, the worst ones for this seat first."""
         gains = sorted((self.removal(seat, f["id"]) for f in self.view["seats"][seat]["messages"]), reverse=True)
         return sum(g for g in gains[:3] if g > 0) + (gains[0] if gains and gains[0] <= 0 else 0.0)
 
-    def snatch_score(self: BasicBot) -> float:
+    def snatch_score(self) -> float:
         """截上截: the message comes to this seat, which must take it."""
         m = self.view["message"]
         if m is None or m["sender"] == self.seat:

@@ -7,11 +7,14 @@ failing fuzz run says which rule of the engine broke, not just that something di
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
+from weakref import WeakKeyDictionary
 
 from . import prompts as P
 from .cards import BLACK
 from .config import FACTION_COLOUR
 from .game import Game
+from .prompts import Prompt
 from .state import CHARACTER_PICK, GAME_OVER, PLAY, RECEIVE, SEND, WINDOW
 
 
@@ -37,9 +40,8 @@ def _conservation(game: Game) -> list[str]:
     cards = card_locations(game)
     if game.state.node == CHARACTER_PICK:  # the deck is shuffled and dealt once every seat has picked
         return [] if not cards else [f"cards {sorted(cards)} are dealt before the character pick ends"]
-    cards.sort()
     deck = range(len(game.deck))
-    if cards == list(deck):
+    if len(cards) == len(deck) and set(cards) == _all_cards(len(deck)):  # each card exactly once
         return []
     counts = Counter(cards)
     problems = [f"card {c} is in {n} places" for c, n in sorted(counts.items()) if n > 1]
@@ -52,22 +54,39 @@ def _conservation(game: Game) -> list[str]:
     return problems
 
 
+@cache
+def _all_cards(n: int) -> frozenset[int]:
+    return frozenset(range(n))
+
+
+# Prompts already found well-formed, per game: a prompt never changes, and a window's prompts stay
+# open for many steps, so each is checked once (the memo is not part of the game).
+_sound_prompts: WeakKeyDictionary[Game, dict[int, Prompt]] = WeakKeyDictionary()
+
+
 def _progress(game: Game) -> list[str]:
     """No soft-lock: the game is over, or the node waits on exactly the prompts it should."""
     s = game.state
     prompts = game.prompts
     problems = []
+    sound = _sound_prompts.setdefault(game, {})
     for seat, prompt in prompts.items():
         if prompt.seat != seat:
             problems.append(f"prompt {prompt.id} is filed under seat {seat} but asks seat {prompt.seat}")
-        if not prompt.options:
-            problems.append(f"prompt {prompt.id} of seat {prompt.seat} has no options")
-        if prompt.find(prompt.default) is None:
-            problems.append(f"prompt {prompt.id} of seat {prompt.seat}: default {prompt.default!r} is not an option")
-        if len({o.id for o in prompt.options}) != len(prompt.options):
-            problems.append(f"prompt {prompt.id} of seat {prompt.seat} repeats an option id")
         if not s.seats[seat].in_game:
             problems.append(f"seat {seat} is out of the game but prompted")
+        if sound.get(prompt.id) is prompt:
+            continue
+        options = prompt.options
+        ids = {o.id for o in options}
+        if not options:
+            problems.append(f"prompt {prompt.id} of seat {prompt.seat} has no options")
+        if prompt.default not in ids:
+            problems.append(f"prompt {prompt.id} of seat {prompt.seat}: default {prompt.default!r} is not an option")
+        if len(ids) != len(options):
+            problems.append(f"prompt {prompt.id} of seat {prompt.seat} repeats an option id")
+        if options and len(ids) == len(options) and prompt.default in ids:
+            sound[prompt.id] = prompt
     if s.node == GAME_OVER:
         if prompts:
             problems.append(f"the game is over but seats {sorted(prompts)} are prompted")
@@ -102,24 +121,27 @@ def _expected_prompts(game: Game) -> tuple[str, set[int]] | None:
     return None  # another waiting node (a character pick, a skill's offer): any open prompt will do
 
 
+_SETTLING = frozenset({"check_end", "death", "finish"})  # steps that settle deaths and victory
+
+
 def _winners(game: Game) -> list[str]:
     s = game.state
     if s.node != GAME_OVER:
         problems = []
         if s.winners or s.declarer is not None or s.win_reason is not None:
             problems.append("winners are set while the game goes on")
-        deck = game.deck
-        settling = s.declaring is not None or any(st.kind in ("check_end", "death", "finish") for st in s.agenda)
+        settling = s.declaring is not None or any(st.kind in _SETTLING for st in s.agenda)
+        if settling:
+            return problems
         for p in s.seats:
-            if settling or not p.in_game or len(p.messages) < 3:
+            if len(p.messages) < 3 or not p.in_game:
                 continue
-            counts = Counter(deck[c].colour for c in p.messages)
-            if counts[BLACK] >= 3:
+            if game.colour_count(p.index, BLACK) >= 3:
                 problems.append(f"seat {p.index} holds 3 black messages and is still in the game")
             colour = FACTION_COLOUR.get(p.identity)
-            if colour is not None and counts[colour] >= 3:
+            if colour is not None and game.colour_count(p.index, colour) >= 3:
                 problems.append(f"seat {p.index} holds 3 {colour} messages but has not declared victory")
-        if len(game.in_game()) <= 1 and not settling:
+        if len(game.in_game()) <= 1:
             problems.append(f"only seats {game.in_game()} are in the game but it goes on")
         return problems
     in_game = game.in_game()

@@ -147,7 +147,8 @@ def _message(game: Game, seat: int | None) -> dict[str, object] | None:
 
 def _stack_item(game: Game, item: StackItem, seat: int | None) -> dict[str, object]:
     knows = seat is not None and seat in (item.user, item.target_seat)
-    card = game.face(item.card) if item.function != "试探" or knows else game.public_face(item)
+    # A skill placed like a card has no card (-1): only its public face, never deck[-1].
+    card = game.face(item.card) if item.card >= 0 and (item.function != "试探" or knows) else game.public_face(item)
     target_card = None
     if item.target_card is not None:
         target_card = next((game.public_face(i) for i in game.state.stack if i.card == item.target_card),

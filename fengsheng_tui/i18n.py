@@ -145,6 +145,7 @@ UI: dict[str, dict[str, str]] = {
         "identities": "身份配置",
         "deck": "牌堆",
         "characters": "角色",
+        "character_choices": "每人可选角色数",
         "timers": "计时",
         "bots": "机器人",
         "password": "密码",
@@ -196,7 +197,6 @@ UI: dict[str, dict[str, str]] = {
         "place": "放置",
         "put_back": "放回",
         "take": "拿取",
-        "characters_refused": "服务器暂不支持角色",
     },
     "en": {
         "title": "The Message",
@@ -289,6 +289,7 @@ UI: dict[str, dict[str, str]] = {
         "identities": "Identities",
         "deck": "Deck",
         "characters": "Characters",
+        "character_choices": "Characters to pick from",
         "timers": "Timers",
         "bots": "Bots",
         "password": "Password",
@@ -340,7 +341,6 @@ UI: dict[str, dict[str, str]] = {
         "place": "place",
         "put_back": "put back",
         "take": "take",
-        "characters_refused": "The server does not offer characters yet",
     },
 }
 

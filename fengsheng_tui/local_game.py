@@ -14,10 +14,24 @@ from typing import Any
 DEFAULT_BOT_LEVEL = "normal"
 
 
-def playable_player_counts() -> list[int]:
+def playable_player_counts(characters: bool = False) -> list[int]:
     from engine import playable_configs
 
-    return sorted({players for players, _ in playable_configs(False)})
+    return sorted({players for players, _ in playable_configs(characters)})
+
+
+def needs_characters(players: int, identities: str | None = None) -> bool:
+    """Whether this table can only be played with characters: its identity configuration (by
+    default the first without a neutral) has a neutral, who wins only through a secret task."""
+    from engine import identity_options
+
+    try:
+        options = identity_options(players)
+    except KeyError:
+        return False
+    if identities is not None:
+        return identities in options and options[identities][2] > 0
+    return all(counts[2] for counts in options.values())
 
 
 @dataclass
@@ -47,22 +61,31 @@ async def start_local_table(
     timers: dict[str, float] | None = None,
     table_name: str = "play",
     port: int = 0,
+    characters: bool | None = None,
+    identities: str | None = None,
+    character_choices: int = 3,
 ) -> LocalTable:
     """Start a server with one table whose other seats are bots; it starts when the player joins.
 
     With `lan` the seats stay open for friends instead: the player (who joins with `host_token`
-    and so may send host commands) adds bots and starts from the table lobby.
+    and so may send host commands) adds bots and starts from the table lobby. `characters=None`
+    plays with characters exactly when the table needs them (`needs_characters`: 5 players, say).
     """
     from net.server import GameServer
     from net.table import Table
 
-    if players not in playable_player_counts():
-        counts = ", ".join(map(str, playable_player_counts()))
-        raise ValueError(f"{players} players cannot play without characters yet; choose {counts}")
+    if characters is None:
+        characters = needs_characters(players, identities)
+    if players not in playable_player_counts(characters):
+        if not characters and players in playable_player_counts(True):
+            raise ValueError(f"{players} players can only play with characters (every line-up has a neutral)")
+        counts = ", ".join(map(str, playable_player_counts(characters)))
+        raise ValueError(f"no game for {players} players; choose {counts}")
     host_token = secrets.token_urlsafe(18)
     server = GameServer("0.0.0.0" if lan else "127.0.0.1", port)
-    table = Table(table_name, players=players, data_dir=replay_dir, bot_delay=bot_delay, auto_start=not lan,
-                  seed=seed, host_token=host_token, timers=timers)
+    table = Table(table_name, players=players, identities=identities, characters=characters,
+                  character_choices=character_choices, data_dir=replay_dir, bot_delay=bot_delay,
+                  auto_start=not lan, seed=seed, host_token=host_token, timers=timers)
     if not lan:
         for _ in range(players - 1):
             table.add_bot(bot_level)

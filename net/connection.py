@@ -1,11 +1,15 @@
-"""Framed msgpack messages over an asyncio stream, hardened against hostile peers.
+"""Framed msgpack messages over one TCP connection, hardened against hostile peers.
 
-One ``FramedConnection`` wraps one socket for its whole life. The read side enforces
-the frame cap before reading a body, a per-frame deadline (a peer that sends half a
-frame and stalls is dropped: slowloris) and an optional token bucket. The write side
-is one task draining a bounded queue, so ``send`` never blocks the game loop, writes
-never interleave, and a peer that stops reading is disconnected instead of making
-the server buffer without limit.
+``FramedConnection`` is an ``asyncio.Protocol``: the transport hands it bytes in
+``data_received``, where whole frames are cut out of one buffer by their length prefix,
+so a frame costs no StreamReader calls and no task switch of its own; a reader awaiting
+``read_message`` is woken once per batch of frames. The read side enforces the frame cap
+from the header alone (the body is never waited for), a per-frame deadline (a peer that
+sends half a frame and stalls is dropped: slowloris), an optional token bucket, and stops
+reading the socket while too many decoded-but-unread frames wait. The write side writes
+straight to the socket while it keeps up; when the transport's buffer is full, frames
+wait in a bounded queue, and a peer that reads nothing for ``write_timeout`` or lets the
+queue overflow is disconnected instead of making the server buffer without limit.
 
 Schema checks are not done here: the server calls ``validate_client_message`` and
 the client ``validate_server_message`` on what ``read_message`` returns.
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -22,6 +27,7 @@ from typing import Any
 
 from net.protocol import (
     BAD_FRAME,
+    HEADER,
     HEADER_SIZE,
     MAX_FRAME,
     RATE_LIMITED,
@@ -35,7 +41,12 @@ DEFAULT_FRAME_TIMEOUT = 10.0
 DEFAULT_WRITE_TIMEOUT = 30.0
 DEFAULT_QUEUE_FRAMES = 256
 DEFAULT_QUEUE_BYTES = 2 * 1024 * 1024
+#: Received frames waiting for ``read_message`` before the socket stops being read.
+DEFAULT_INBOX_FRAMES = 256
+DEFAULT_INBOX_BYTES = 2 * MAX_FRAME
 CLOSE_TIMEOUT = 2.0
+
+_unpack_header = HEADER.unpack_from
 
 
 class ConnectionClosed(ConnectionError):
@@ -69,17 +80,29 @@ class RateLimiter:
         return False
 
 
-class FramedConnection:
-    """Length-prefixed msgpack messages over a StreamReader/StreamWriter pair.
+class _Ended:
+    """The end of the inbound stream, queued behind the frames that came before it."""
 
-    ``read_message`` must be awaited from one task at a time; ``send`` may be
-    called from anywhere on the loop and never blocks.
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+class FramedConnection(asyncio.Protocol):
+    """Length-prefixed msgpack messages over one transport.
+
+    Made by a protocol factory (``loop.create_server``/``create_connection``; see
+    ``open_connection``), or around a StreamReader/StreamWriter pair, whose transport it
+    then takes over. ``read_message`` must be awaited from one task at a time; ``send``
+    may be called from anywhere on the loop and never blocks. ``on_connect`` is called
+    once the transport is attached (the server starts its handler there).
     """
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: asyncio.StreamReader | None = None,
+        writer: asyncio.StreamWriter | None = None,
         *,
         max_frame: int = MAX_FRAME,
         frame_timeout: float = DEFAULT_FRAME_TIMEOUT,
@@ -88,9 +111,8 @@ class FramedConnection:
         max_queue_bytes: int = DEFAULT_QUEUE_BYTES,
         limiter: RateLimiter | None = None,
         check_outbound: bool = True,
+        on_connect: Callable[[FramedConnection], None] | None = None,
     ) -> None:
-        self._reader = reader
-        self._writer = writer
         self.max_frame = min(max_frame, MAX_FRAME)
         self.frame_timeout = frame_timeout
         self.write_timeout = write_timeout
@@ -100,15 +122,43 @@ class FramedConnection:
         #: Walk each outgoing message before packing it; the server turns this off for the
         #: frames it builds itself (``protocol.CHECK_OUTBOUND`` turns it back on).
         self.check_outbound = check_outbound
-        self.peer: Any = writer.get_extra_info("peername")
+        self.peer: Any = None
         #: Why the connection ended, for logs; None while open.
         self.close_reason: str | None = None
+        self._on_connect = on_connect
+        self._transport: asyncio.Transport | None = None
+        # Read side: bytes of an unfinished frame, then frame bodies (or the end) not yet read.
+        self._buffer = bytearray()
+        self._inbox: deque[bytes | ProtocolError | _Ended] = deque()
+        self._inbox_bytes = 0
+        self._ended = False  # nothing more will be parsed: end of stream or a fatal frame
+        self._reading_paused = False
+        self._waiter: asyncio.Future[None] | None = None
+        self._stall: asyncio.TimerHandle | None = None
+        # Write side: frames waiting while the transport is over its high-water mark.
         self._queue: deque[bytes] = deque()
         self._queued_bytes = 0
-        self._wakeup = asyncio.Event()
+        self._writing_paused = False
+        self._write_stall: asyncio.TimerHandle | None = None
         self._closing = False
+        self._lost = False
         self._closed = asyncio.Event()
-        self._writer_task = asyncio.create_task(self._write_loop(), name=f"writer {self.peer}")
+        if writer is not None:
+            self._adopt(reader, writer)
+
+    def _adopt(self, reader: asyncio.StreamReader | None, writer: asyncio.StreamWriter) -> None:
+        """Take over a stream pair's transport, with whatever its reader had already buffered."""
+        transport = writer.transport
+        assert isinstance(transport, asyncio.Transport)
+        buffered = bytes(getattr(reader, "_buffer", b""))
+        transport.set_protocol(self)
+        self.connection_made(transport)
+        if buffered:
+            self.data_received(buffered)
+        if getattr(reader, "_eof", False):
+            self.eof_received()
+        if getattr(reader, "_paused", False):
+            transport.resume_reading()
 
     # ------------------------------------------------------------------ state
 
@@ -119,7 +169,9 @@ class FramedConnection:
 
     def get_extra_info(self, name: str, default: Any = None) -> Any:
         """Transport details (``"peername"``, ``"socket"``, ...), as asyncio names them."""
-        return self._writer.get_extra_info(name, default)
+        if self._transport is None:
+            return default
+        return self._transport.get_extra_info(name, default)
 
     @property
     def queued_frames(self) -> int:
@@ -129,7 +181,155 @@ class FramedConnection:
     def queued_bytes(self) -> int:
         return self._queued_bytes
 
+    @property
+    def received_frames(self) -> int:
+        """Frames received whole but not read yet; bounded, as the socket is not read past the bound."""
+        return sum(1 for item in self._inbox if type(item) is bytes)
+
+    # ------------------------------------------------------------------ asyncio.Protocol
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self._transport = transport
+        self.peer = transport.get_extra_info("peername")
+        sock = transport.get_extra_info("socket")
+        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+            # asyncio sets it too; a frame must never wait for Nagle's delayed ACK.
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if self._on_connect is not None:
+            self._on_connect(self)
+
+    def data_received(self, data: bytes) -> None:
+        if self._ended:
+            return
+        if self._buffer:
+            self._buffer += data
+            self._cut(self._buffer)
+        else:
+            self._cut(data)  # the usual case, whole frames: sliced straight out of what arrived
+
+    def _cut(self, source: bytes | bytearray) -> None:
+        """Cut whole frames out of ``source`` into the inbox, up to its bound; keep the rest.
+
+        Past the bound the socket is no longer read, so a peer that sends faster than the
+        application reads is held back by TCP instead of filling memory.
+        """
+        buffer = self._buffer
+        inbox = self._inbox
+        size = len(source)
+        pos = 0
+        while size - pos >= HEADER_SIZE and len(inbox) < DEFAULT_INBOX_FRAMES and self._inbox_bytes < DEFAULT_INBOX_BYTES:
+            (length,) = _unpack_header(source, pos)
+            if length > self.max_frame:
+                try:  # the canonical too_large error, raised before any body byte is waited for
+                    frame_length(bytes(source[pos : pos + HEADER_SIZE]), self.max_frame)
+                except ProtocolError as exc:
+                    self._end(exc)
+                return
+            end = pos + HEADER_SIZE + length
+            if end > size:
+                break
+            inbox.append(bytes(source[pos + HEADER_SIZE : end]))
+            self._inbox_bytes += length
+            pos = end
+        if source is buffer:
+            del buffer[:pos]
+        elif pos < size:
+            buffer += source[pos:]
+        full = len(inbox) >= DEFAULT_INBOX_FRAMES or self._inbox_bytes >= DEFAULT_INBOX_BYTES
+        if buffer and not full:
+            if pos or self._stall is None:  # a new frame has begun: its own deadline
+                if self._stall is not None:
+                    self._stall.cancel()
+                self._stall = asyncio.get_running_loop().call_later(self.frame_timeout, self._stalled)
+        elif self._stall is not None:  # no frame begun, or we are the ones not reading
+            self._stall.cancel()
+            self._stall = None
+        if full and not self._reading_paused and self._transport is not None and not self._lost:
+            self._reading_paused = True
+            self._transport.pause_reading()
+        if pos:
+            self._wake()
+
+    def eof_received(self) -> bool:
+        if not self._ended:
+            self._end(_Ended("peer closed the connection mid-frame" if self._buffer else "peer closed the connection"))
+        return True  # half-open until the reader reaches the end, as with a StreamReader
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._lost = True
+        if not self._ended:
+            reason = f"read failed: {exc}" if exc is not None else "peer closed the connection"
+            self._end(_Ended(reason))
+        self._cancel_timers()
+        self._queue.clear()
+        self._queued_bytes = 0
+        self._closed.set()
+
+    def pause_writing(self) -> None:
+        self._writing_paused = True
+        if self._write_stall is None:
+            loop = asyncio.get_running_loop()
+            self._write_stall = loop.call_later(self.write_timeout, self._write_stalled)
+
+    def resume_writing(self) -> None:
+        self._writing_paused = False
+        if self._write_stall is not None:
+            self._write_stall.cancel()
+            self._write_stall = None
+        self._flush_queue()
+
     # ------------------------------------------------------------------ reading
+
+    def _end(self, last: ProtocolError | _Ended) -> None:
+        """Queue the end of the stream behind the frames already received; parse nothing more."""
+        self._ended = True
+        self._buffer.clear()
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+        self._inbox.append(last)
+        self._wake()
+
+    def _stalled(self) -> None:
+        self._stall = None
+        if not self._ended:
+            self._end(ProtocolError(BAD_FRAME, f"frame not completed within {self.frame_timeout:g} s", fatal=True))
+            if self._transport is not None and not self._lost:
+                self._transport.pause_reading()
+
+    def _resume_reading(self) -> None:
+        """The reader has caught up: cut what was held back, then read the socket again."""
+        self._cut(self._buffer)
+        full = len(self._inbox) >= DEFAULT_INBOX_FRAMES or self._inbox_bytes >= DEFAULT_INBOX_BYTES
+        if not full and not self._ended:
+            self._reading_paused = False
+            if self._transport is not None and not self._lost:
+                self._transport.resume_reading()
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def _wait(self, timeout: float | None) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while not self._inbox and not self._closing:
+            waiter = self._waiter = loop.create_future()
+            try:
+                if deadline is None or self._stall is not None:
+                    await waiter
+                else:
+                    async with asyncio.timeout_at(deadline):
+                        await waiter
+            except TimeoutError:
+                # A frame has begun meanwhile: it gets its own frame_timeout, not the idle one.
+                if self._stall is None and not self._inbox and not self._closing:
+                    raise
+            finally:
+                self._waiter = None
 
     async def read_message(self, timeout: float | None = None) -> dict[str, Any]:
         """Return the next decoded message.
@@ -143,44 +343,25 @@ class FramedConnection:
         """
         if self._closing:
             raise ConnectionClosed(self.close_reason or "closed")
-        try:
-            if timeout is None:  # no idle limit: spare the timeout scope, one per frame
-                first = await self._reader.readexactly(1)
-            else:
-                async with asyncio.timeout(timeout):
-                    first = await self._reader.readexactly(1)
-        except TimeoutError:  # idle, not broken; TimeoutError is an OSError, so catch it first
-            raise
-        except asyncio.IncompleteReadError:
-            self._drop("peer closed the connection")
-            raise ConnectionClosed(self.close_reason) from None
-        except (ConnectionError, OSError) as exc:
-            self._drop(f"read failed: {exc}")
-            raise ConnectionClosed(self.close_reason) from None
-        try:
-            async with asyncio.timeout(self.frame_timeout):
-                header = first + await self._reader.readexactly(HEADER_SIZE - 1)
-                length = frame_length(header, self.max_frame)
-                body = await self._reader.readexactly(length)
-        except ProtocolError as exc:
-            self._fail(exc)
-            raise
-        except TimeoutError:
-            stalled = ProtocolError(
-                BAD_FRAME, f"frame not completed within {self.frame_timeout:g} s", fatal=True
-            )
-            self._fail(stalled)
-            raise stalled from None
-        except asyncio.IncompleteReadError:
-            self._drop("peer closed the connection mid-frame")
-            raise ConnectionClosed(self.close_reason) from None
-        except (ConnectionError, OSError) as exc:
-            self._drop(f"read failed: {exc}")
-            raise ConnectionClosed(self.close_reason) from None
+        if not self._inbox:
+            await self._wait(timeout)
+            if self._closing:
+                raise ConnectionClosed(self.close_reason or "closed")
+        item = self._inbox.popleft()
+        if type(item) is not bytes:
+            if isinstance(item, ProtocolError):
+                self._fail(item)
+                raise item
+            assert isinstance(item, _Ended)
+            self._drop(item.reason)
+            raise ConnectionClosed(self.close_reason)
+        self._inbox_bytes -= len(item)
+        if self._reading_paused and len(self._inbox) < DEFAULT_INBOX_FRAMES // 2 and not self._ended:
+            self._resume_reading()
         if self.limiter is not None and not self.limiter.allow():
             # Refused before decoding, so a flood costs no decoder time.
             raise ProtocolError(RATE_LIMITED, "too many messages; slow down")
-        return decode(body)
+        return decode(item)
 
     # ------------------------------------------------------------------ writing
 
@@ -195,16 +376,16 @@ class FramedConnection:
         return self.send_frame(encode_frame(msg, check=self.check_outbound))
 
     def send_frame(self, frame: bytes) -> bool:
-        """Queue one already encoded frame (header included), e.g. one shared by several peers.
+        """Send one already encoded frame (header included), e.g. one shared by several peers.
 
-        When nothing is waiting and the socket has taken everything so far, the frame goes
-        straight to the transport, saving a task switch per frame; otherwise it joins the
-        bounded queue, whose writer waits for the peer to read (``write_timeout``).
+        While the transport keeps up, the frame is written at once (one ``send`` system call,
+        no task switch); once the transport's buffer passes its high-water mark, frames wait
+        in the bounded queue, which drains as the peer reads.
         """
-        if self._closing:
+        if self._closing or self._lost or self._transport is None:
             return False
-        if not self._queue and not self._writer.transport.get_write_buffer_size():
-            self._writer.write(frame)
+        if not self._writing_paused and not self._queue:
+            self._transport.write(frame)
             return True
         if (
             len(self._queue) >= self.max_queue_frames
@@ -216,44 +397,31 @@ class FramedConnection:
             return False
         self._queue.append(frame)
         self._queued_bytes += len(frame)
-        self._wakeup.set()
         return True
 
-    async def _write_loop(self) -> None:
-        try:
-            while True:
-                while not self._queue:
-                    if self._closing:
-                        return
-                    self._wakeup.clear()
-                    await self._wakeup.wait()
-                frame = self._queue.popleft()
-                self._queued_bytes -= len(frame)
-                self._writer.write(frame)
-                async with asyncio.timeout(self.write_timeout):
-                    await self._writer.drain()
-        except TimeoutError:
-            self._drop(f"peer did not read for {self.write_timeout:g} s")
-        except (ConnectionError, OSError) as exc:
-            self._drop(f"write failed: {exc}")
-        finally:
-            await self._finish()
+    def _flush_queue(self) -> None:
+        transport = self._transport
+        if transport is None or self._lost:
+            return
+        queue = self._queue
+        while queue and not self._writing_paused:
+            frame = queue.popleft()
+            self._queued_bytes -= len(frame)
+            transport.write(frame)
+        if self._closing and not queue:
+            transport.close()  # flushes the transport's own buffer, then connection_lost
 
-    async def _finish(self) -> None:
-        # Runs once, in the writer task, after a graceful drain or an abort.
-        try:
-            self._writer.close()
-            async with asyncio.timeout(CLOSE_TIMEOUT):
-                await self._writer.wait_closed()
-        except (TimeoutError, ConnectionError, OSError):
-            self._writer.transport.abort()
-        except asyncio.CancelledError:
-            self._writer.transport.abort()
-            raise
-        finally:
-            self._closed.set()
+    def _write_stalled(self) -> None:
+        self._write_stall = None
+        self._drop(f"peer did not read for {self.write_timeout:g} s")
 
     # ------------------------------------------------------------------ closing
+
+    def _cancel_timers(self) -> None:
+        for timer in (self._stall, self._write_stall):
+            if timer is not None:
+                timer.cancel()
+        self._stall = self._write_stall = None
 
     def _fail(self, exc: ProtocolError) -> None:
         """Tell the peer why, then close gracefully (bounded by CLOSE_TIMEOUT)."""
@@ -265,17 +433,23 @@ class FramedConnection:
         asyncio.get_running_loop().call_later(CLOSE_TIMEOUT, self._abort_if_open)
 
     def _begin_close(self, reason: str) -> None:
-        if not self._closing:
-            self._closing = True
-            self.close_reason = reason
-            self._wakeup.set()
+        if self._closing:
+            return
+        self._closing = True
+        self.close_reason = reason
+        self._wake()
+        if self._transport is None:
+            self._closed.set()
+        elif not self._writing_paused:
+            self._flush_queue()
 
     def _drop(self, reason: str) -> None:
         """Abort at once, discarding queued frames: the peer is gone or hostile."""
         self._begin_close(reason)
         self._queue.clear()
         self._queued_bytes = 0
-        self._writer.transport.abort()
+        if self._transport is not None:
+            self._transport.abort()
 
     def _abort_if_open(self) -> None:
         if not self._closed.is_set():
@@ -301,6 +475,7 @@ class FramedConnection:
 
 async def open_connection(host: str, port: int, *, timeout: float = 10.0, **options: Any) -> FramedConnection:
     """Connect to a server; ``options`` are passed to ``FramedConnection``."""
+    loop = asyncio.get_running_loop()
     async with asyncio.timeout(timeout):
-        reader, writer = await asyncio.open_connection(host, port)
-    return FramedConnection(reader, writer, **options)
+        _, conn = await loop.create_connection(lambda: FramedConnection(**options), host, port)
+    return conn

@@ -86,6 +86,7 @@ OP_COMMANDS = frozenset(
         "set_identities",
         "set_deck",
         "set_characters",
+        "set_character_choices",
         "set_timers",
         "set_password",
         "add_bot",

@@ -80,7 +80,8 @@ class GameServer:
         return table
 
     async def start(self) -> None:
-        self._server = await asyncio.start_server(self._accept, self.host, self.requested_port)
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(self._new_connection, self.host, self.requested_port)
         for table in self.tables.values():
             table.start()
         log.info("listening on %s:%d", self.host, self.port)
@@ -109,17 +110,21 @@ class GameServer:
 
     # ------------------------------------------------------------------ one connection
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self._handlers.add(task)
-        conn = FramedConnection(
-            reader,
-            writer,
+    def _new_connection(self) -> FramedConnection:
+        """The protocol for one accepted socket; its handler task starts once it is attached."""
+        return FramedConnection(
             frame_timeout=self.frame_timeout,
             limiter=RateLimiter(self.rate, self.burst),
             check_outbound=self.check_outbound,
+            on_connect=self._connected,
         )
+
+    def _connected(self, conn: FramedConnection) -> None:
+        task = asyncio.create_task(self._accept(conn), name=f"connection {conn.peer}")
+        self._handlers.add(task)
+        task.add_done_callback(self._handlers.discard)
+
+    async def _accept(self, conn: FramedConnection) -> None:
         try:
             if len(self._conns) >= self.max_connections:
                 conn.send(P.error(P.FULL, f"the server takes at most {self.max_connections} connections"))
@@ -132,7 +137,6 @@ class GameServer:
             log.exception("connection %s failed", conn.peer)
         finally:
             self._conns.discard(conn)
-            self._handlers.discard(task)
             await conn.close(conn.close_reason or "done", timeout=1.0)
 
     async def _serve(self, conn: FramedConnection) -> None:

@@ -42,7 +42,7 @@ DEFAULT_TIMERS: dict[str, float] = {
     "receive": 10.0,
     "probe_discard": 15.0,
 }
-#: Kinds the host cannot time yet (character games only); used unless `timers` names them.
+#: Kinds only character games have: used unless the host's `timers` names them.
 EXTRA_TIMERS: dict[str, float] = {"character_pick": 30.0, "skill": 15.0}
 #: A dropped seat's deadlines shrink to this, so the table does not wait on someone who is gone.
 OFFLINE_TIMEOUT = 5.0
@@ -150,6 +150,7 @@ class Table:
         identities: str | None = None,
         deck: str = "resolved",
         characters: bool = False,
+        character_choices: int = 3,
         password: str | None = None,
         timers: dict[str, float] | None = None,
         data_dir: Path | None = None,
@@ -163,9 +164,10 @@ class Table:
     ) -> None:
         self.name = name
         self.players = players
-        self.identities = identities or _first_identities(players)
+        self.identities = identities or _first_identities(players, characters)
         self.deck = deck
         self.characters = characters
+        self.character_choices = character_choices
         self.password = password
         self.timers = {**DEFAULT_TIMERS, **(timers or {})}
         self.data_dir = data_dir
@@ -176,7 +178,7 @@ class Table:
         self.seed = seed
         self.host_token = host_token or secrets.token_urlsafe(18)
         self.clock = clock
-        GameConfig(players=players, identities=self.identities, deck=deck, characters=characters).validate()
+        self._config().validate()
 
         self.phase = LOBBY
         self.slots: list[SeatSlot] = []
@@ -367,10 +369,13 @@ class Table:
                 "phase": self.phase,
                 "players": self.players,
                 "identities": self.identities,
-                "identity_options": [k for k, c in identity_options(self.players).items() if c[2] == 0],
+                "identity_options": [
+                    k for k, c in identity_options(self.players).items() if self.characters or c[2] == 0
+                ],
                 "deck": self.deck,
                 "decks": list(deck_variants()),
                 "characters": self.characters,
+                "character_choices": self.character_choices,
                 "password": bool(self.password),
                 "timers": dict(self.timers),
                 "you": session.seat,
@@ -536,9 +541,17 @@ class Table:
             raise OpError(P.BAD_MESSAGE, f"argument {key!r} must be {kind.__name__}")
         return value
 
-    def _check_config(self, players: int, identities: str, deck: str) -> None:
+    def _config(self, **changes: Any) -> GameConfig:
+        """The game this table would start now, with an op's proposed `changes` applied."""
+        settings: dict[str, Any] = {
+            "players": self.players, "identities": self.identities, "deck": self.deck,
+            "characters": self.characters, "character_choices": self.character_choices,
+        }
+        return GameConfig(**{**settings, **changes})
+
+    def _check_config(self, **changes: Any) -> None:
         try:
-            GameConfig(players=players, identities=identities, deck=deck).validate()
+            self._config(**changes).validate()
         except ConfigError as exc:
             raise OpError(P.BAD_STATE, str(exc)) from None
 
@@ -548,29 +561,64 @@ class Table:
         if players < len(self.slots):
             raise OpError(P.BAD_STATE, f"{len(self.slots)} seats are taken; remove bots or kick first")
         try:
-            identities = self.identities if self.identities in identity_options(players) else ""
+            options = identity_options(players)
         except KeyError:
             raise OpError(P.BAD_STATE, f"no game for {players} players") from None
-        if not identities or identity_options(players)[identities][2]:
-            identities = _first_identities(players)
-        self._check_config(players, identities, self.deck)
+        identities = self.identities
+        if identities not in options or (options[identities][2] and not self.characters):
+            identities = _first_identities(players, self.characters)
+        if options[identities][2] and not self.characters:
+            raise OpError(
+                P.BAD_STATE,
+                f"every {players}-player configuration has a neutral (打酱油的), who can only win through a "
+                "character's secret task: turn characters on first",
+            )
+        self._check_config(players=players, identities=identities)
         self.players, self.identities = players, identities
 
     def _op_set_identities(self, args: dict[str, Any]) -> None:
         self._lobby_only("set_identities")
         identities = self._arg(args, "identities", str)
-        self._check_config(self.players, identities, self.deck)
+        counts = identity_options(self.players).get(identities)
+        if counts is not None and counts[2] and not self.characters:
+            raise OpError(
+                P.BAD_STATE,
+                f"{identities!r} has {counts[2]} neutral (打酱油的), who can only win through a character's "
+                "secret task: turn characters on first",
+            )
+        self._check_config(identities=identities)
         self.identities = identities
 
     def _op_set_deck(self, args: dict[str, Any]) -> None:
         self._lobby_only("set_deck")
         deck = self._arg(args, "deck", str)
-        self._check_config(self.players, self.identities, deck)
+        self._check_config(deck=deck)
         self.deck = deck
 
     def _op_set_characters(self, args: dict[str, Any]) -> None:
-        if self._arg(args, "characters", bool):
-            raise OpError(P.BAD_STATE, "characters are not implemented yet; games are played without them")
+        """On or off (`on`, or `characters` as the lobby screen sends it). Off needs a neutral-free
+        identity configuration: the current one if it is, else the first there is, else refused."""
+        self._lobby_only("set_characters")
+        on = self._arg(args, "on" if "on" in args else "characters", bool)
+        identities = self.identities
+        options = identity_options(self.players)
+        if not on and options[identities][2]:
+            identities = _first_identities(self.players, False)
+            if options[identities][2]:
+                raise OpError(
+                    P.BAD_STATE,
+                    f"every {self.players}-player configuration has a neutral (打酱油的), who needs characters: "
+                    "change the number of players first",
+                )
+        self._check_config(characters=on, identities=identities)
+        self.characters, self.identities = on, identities
+
+    def _op_set_character_choices(self, args: dict[str, Any]) -> None:
+        """Characters dealt to each seat to pick from: 3 (the original rules) or 2 (a later edition)."""
+        self._lobby_only("set_character_choices")
+        choices = self._arg(args, "choices", int)
+        self._check_config(character_choices=choices)
+        self.character_choices = choices
 
     def _op_set_timers(self, args: dict[str, Any]) -> None:
         timers = dict(self.timers)
@@ -659,13 +707,7 @@ class Table:
     def _start_game(self) -> None:
         while len(self.slots) < self.players:
             self._append_bot(STANDIN_LEVEL)
-        config = GameConfig(
-            players=self.players,
-            identities=self.identities,
-            deck=self.deck,
-            characters=self.characters,
-            names=tuple(slot.name for slot in self.slots),
-        )
+        config = self._config(names=tuple(slot.name for slot in self.slots))
         try:
             config.validate()
         except ConfigError as exc:
@@ -848,7 +890,8 @@ class Table:
         self.journal = None
         with open(path.with_suffix(".record"), "wb") as handle:
             handle.write(pack_record(game.record()))
-        public = {"players": s.config.players, "identities": s.config.identities, "deck": s.config.deck}
+        public = {"players": s.config.players, "identities": s.config.identities, "deck": s.config.deck,
+                  "characters": s.config.characters}
         for seat in [*range(len(self.slots)), None]:
             label = "public" if seat is None else f"seat{seat}"
             write_replay(
@@ -875,6 +918,7 @@ class Table:
             identities=config.identities,
             deck=config.deck,
             characters=config.characters,
+            character_choices=config.character_choices,
             password=start.get("password"),
             timers=start.get("timers"),
             host_token=start["host_token"],
@@ -908,11 +952,15 @@ class Table:
         return table
 
 
-def _first_identities(players: int) -> str:
-    for name, counts in identity_options(players).items():
-        if counts[2] == 0:
-            return name
-    return next(iter(identity_options(players)))
+def _first_identities(players: int, characters: bool = False) -> str:
+    """With characters, the rules' standard configuration; without, the first one with no neutral
+    (or the standard one, which the config check then refuses with its reason)."""
+    options = identity_options(players)
+    if not characters:
+        for name, counts in options.items():
+            if counts[2] == 0:
+                return name
+    return next(iter(options))
 
 
 def _file_name(name: str) -> str:

@@ -94,7 +94,7 @@ LEGALITY_GAMES = {(4, "novice"): 400, (6, "3v3"): 200}  # without characters; th
 CHUNKS = 4
 # With characters: every identity configuration of 3–9 players, small tables weighted up (they are
 # cheaper and give the pick and the death/task triggers as much exercise per second).
-CHARACTER_TABLES = [(3, "default", 5), (4, "default", 4), (4, "novice", 2), (5, "default", 4), (6, "default", 1),
+CHARACTER_TABLES = [(3, "default", 6), (4, "default", 4), (4, "novice", 2), (5, "default", 4), (6, "default", 1),
                     (6, "3v3", 1), (7, "default", 1), (7, "alt", 1), (8, "default", 1), (9, "default", 1)]
 CHARACTER_GAMES = 2000
 CHARACTER_CHUNKS = 8
@@ -165,8 +165,9 @@ def hide_differently(game: Game, seat: int, rng: random.Random) -> Game:
     """A copy of the game that differs only in what `seat` cannot see.
 
     Other seats' hands and the pile are dealt again from the same cards (sizes kept), unrevealed
-    identities of other seats are permuted, and a face-down message the seat has not seen is
-    exchanged for another card.
+    identities of other seats are permuted, a face-down message the seat has not seen is
+    exchanged for another card, and other seats' face-down characters are dealt again from those
+    and the characters not in play.
     """
     other = copy.deepcopy(game)
     s = other.state
@@ -189,6 +190,13 @@ def hide_differently(game: Game, seat: int, rng: random.Random) -> Game:
     rng.shuffle(identities)
     for p, identity in zip(secret, identities, strict=True):
         p.identity = identity
+    face_down = [p for p in s.seats if p.index != seat and p.character is not None and not (p.face_up or p.revealed)]
+    me = s.seats[seat]
+    shown = {p.character for p in s.seats if p not in face_down} | set(me.character_choices)
+    spare = [c for c in sorted(roster()) if c not in shown]
+    rng.shuffle(spare)
+    for p in face_down:
+        p.character = spare.pop()
     return other
 
 
@@ -217,6 +225,33 @@ def test_a_bot_decides_the_same_whatever_is_hidden() -> None:
               [("normal", "basic")[s % 2] for s in range(players)], compare)
     assert min(checked.values()) > 100
     assert changed[0] > 0.9 * sum(checked.values())
+
+
+def test_a_bot_decides_the_same_whatever_is_hidden_with_characters() -> None:
+    """As above with characters on: face-down characters of others are dealt again as well."""
+    rng = random.Random(6)
+    checked = {"basic": 0, "normal": 0}
+    scrambled = [0]
+    calls = [0]
+
+    def compare(game: Game, bot, seat_view: dict) -> None:
+        calls[0] += 1
+        if bot.level not in checked or calls[0] % 3:
+            return
+        seat = bot.seat
+        other = hide_differently(game, seat, rng)
+        scrambled[0] += [p.character for p in other.state.seats] != [p.character for p in game.state.seats]
+        assert view(other, seat) == seat_view
+        first, second = copy.deepcopy(bot), copy.deepcopy(bot)
+        assert first.decide(seat_view) == second.decide(view(other, seat))
+        checked[bot.level] += 1
+
+    for seed in range(10):
+        players, identities = ((5, "default"), (6, "3v3"), (7, "alt"))[seed % 3]
+        drive(GameConfig(players=players, identities=identities, characters=True), 700 + seed,
+              [("normal", "basic")[s % 2] for s in range(players)], compare)
+    assert min(checked.values()) > 100, checked
+    assert scrambled[0] > 0.5 * sum(checked.values())
 
 
 def test_a_bot_is_deterministic_given_its_seed_and_inputs() -> None:

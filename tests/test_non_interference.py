@@ -1,8 +1,11 @@
 """Hidden information stays hidden: what seat s is shown depends only on what s may know.
 
 Over reachable states (random seeds, random numbers of random steps) every secret of the others is
-scrambled — hands, pile, face-down discard, removed cards, unrevealed identities, the RNG, the secret
-parts of events s did not see — and the bytes sent to s must not change.
+scrambled — hands, pile, face-down discard, removed cards, cards face-down on the table, unrevealed
+identities, face-down characters (and so their secret tasks), the character choices and picks
+during the pick, the RNG, the secret parts of events s did not see (skill effects included) — and
+the bytes sent to s must not change. States are reached without characters and with them, at
+every player count.
 """
 
 from __future__ import annotations
@@ -17,21 +20,29 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Game, GameConfig, events_for, playable_configs, view
+from engine.characters import roster
+from engine.state import CHARACTER_PICK
 
 CONFIGS = playable_configs(False)
+CHARACTER_CONFIGS = playable_configs(True)
 
 
-def reach(config_index: int, seed: int, steps: int) -> Game:
-    """A state reached by `steps` uniformly random choices (or the end, if sooner)."""
-    players, identities = CONFIGS[config_index]
-    game = Game.new(GameConfig(players=players, identities=identities), seed)
+def reach(config_index: int, seed: int, steps: int, characters: bool = False) -> Game:
+    """A state reached by `steps` random choices (or the end, if sooner); with characters a skill
+    is often taken when one is offered, to reach the hidden parts of skill effects."""
+    players, identities = (CHARACTER_CONFIGS if characters else CONFIGS)[config_index]
+    game = Game.new(GameConfig(players=players, identities=identities, characters=characters), seed)
     rng = random.Random(seed ^ 0x5EED)
     for _ in range(steps):
         if game.over:
             break
         prompts = sorted(game.pending(), key=lambda p: p.seat)
         prompt = rng.choice(prompts)
-        option = prompt.default if rng.random() < 0.5 else rng.choice(prompt.options).id
+        skills = [o.id for o in prompt.options if o.verb in ("skill", "use")]
+        if skills and rng.random() < 0.4:
+            option = rng.choice(skills)
+        else:
+            option = prompt.default if rng.random() < 0.5 else rng.choice(prompt.options).id
         game.choose(prompt.seat, prompt.id, option)
     return game
 
@@ -43,7 +54,7 @@ def sent_to(game: Game, seat: int | None) -> tuple[bytes, bytes]:
 def hidden_places(game: Game, seat: int | None) -> list[list[int]]:
     """Every list of card ids `seat` cannot see into."""
     s = game.state
-    places = [s.pile, s.removed]
+    places = [s.pile, s.removed, *s.table.values()]
     if not s.config.discard_face_up:
         places.append(s.discard)
     places.extend(p.hand for p in s.seats if p.index != seat)
@@ -76,6 +87,7 @@ def scramble(game: Game, seat: int | None, rng: random.Random) -> Game:
     rng.shuffle(identities)
     for p, identity in zip(unrevealed, identities, strict=True):
         p.identity = identity
+    _scramble_characters(other, seat, rng)
     s.rng = random.Random(rng.random())
     other.events = [
         dataclasses.replace(e, secret={k: ("scrambled", rng.random()) for k in e.secret})
@@ -83,6 +95,24 @@ def scramble(game: Game, seat: int | None, rng: random.Random) -> Game:
         for e in other.events
     ]
     return other
+
+
+def _scramble_characters(game: Game, seat: int | None, rng: random.Random) -> None:
+    """Face-down characters of the others become other characters nobody shows (their secret tasks
+    follow); during the pick the others' choices and picks are secret too."""
+    s = game.state
+    if not s.config.characters:
+        return
+    picking = s.node == CHARACTER_PICK
+    hidden = [p for p in s.seats if p.index != seat and p.character is not None
+              and (picking or not (p.face_up or p.revealed))]
+    shown = {p.character for p in s.seats if p not in hidden}
+    pool = sorted(set(roster()) - shown)
+    for p, cid in zip(hidden, rng.sample(pool, len(hidden)), strict=True):
+        p.character = cid
+    for p in s.seats:
+        if p.index != seat and p.character_choices:
+            p.character_choices = rng.sample(pool, len(p.character_choices))
 
 
 def observers(game: Game) -> Iterator[int | None]:
@@ -102,6 +132,34 @@ def test_what_a_seat_cannot_see_does_not_change_what_it_is_sent(
         after = sent_to(scramble(game, seat, rng), seat)
         assert after[0] == before[0], f"view of seat {seat} leaks"
         assert after[1] == before[1], f"event log of seat {seat} leaks"
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config_index=st.integers(0, len(CHARACTER_CONFIGS) - 1), seed=st.integers(0, 2**32),
+       steps=st.integers(0, 500), scramble_seed=st.integers(0, 2**32))
+def test_with_characters_what_a_seat_cannot_see_does_not_change_what_it_is_sent(
+        config_index: int, seed: int, steps: int, scramble_seed: int) -> None:
+    game = reach(config_index, seed, steps, characters=True)
+    rng = random.Random(scramble_seed)
+    for seat in observers(game):
+        before = sent_to(game, seat)
+        after = sent_to(scramble(game, seat, rng), seat)
+        assert after[0] == before[0], f"view of seat {seat} leaks"
+        assert after[1] == before[1], f"event log of seat {seat} leaks"
+
+
+def test_the_character_pick_is_secret_until_everyone_has_picked() -> None:
+    """Reached on purpose (random steps rarely stop inside the pick): some seats picked, some not."""
+    for k, (players, identities) in enumerate(CHARACTER_CONFIGS):
+        game = Game.new(GameConfig(players=players, identities=identities, characters=True), k)
+        first = min(game.pending(), key=lambda p: p.seat)
+        game.choose(first.seat, first.id, first.options[-1].id)
+        assert game.state.node == CHARACTER_PICK
+        rng = random.Random(k)
+        for seat in observers(game):
+            assert sent_to(scramble(game, seat, rng), seat) == sent_to(game, seat), f"seat {seat} sees a pick"
+        mine = view(game, first.seat)["seats"][first.seat]["character"]  # type: ignore[index]
+        assert mine is not None and mine["id"] == first.options[-1].name
 
 
 def card_ids(value: object) -> Iterator[int]:

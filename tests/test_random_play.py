@@ -153,3 +153,40 @@ def test_sim_plays_one_game_per_list_of_levels() -> None:
     assert result.problem is None and result.winners and result.levels == ("random",) * 4
     with pytest.raises(ValueError, match="nobody"):
         play_one(GameConfig(players=4, identities="novice"), 5, ["random", "random", "random", "nobody"])
+
+
+def test_sim_plays_with_characters_and_reports_secret_tasks(capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+    import json
+
+    from fengsheng_tui.commands import sim
+
+    parser = argparse.ArgumentParser()
+    sim.add_arguments(parser)
+    assert sim.run(parser.parse_args(["--games", "12", "--players", "5", "--characters", "--json"])) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["finished"] == 12 and summary["problems"] == []
+    assert sum(summary["win_reasons"].values()) == 12
+    assert sum(summary["secret_tasks"].values()) >= summary["win_reasons"].get("secret_task", 0)
+    assert sim.run(parser.parse_args(["--games", "1", "--players", "4", "--identities", "default"])) == 2
+    assert "--characters" in capsys.readouterr().err
+    assert sim.run(parser.parse_args(["--games", "3", "--players", "9", "--characters"])) == 0
+    assert "9 players, default, characters" in capsys.readouterr().out
+
+
+def test_invariants_with_characters_catch_an_unannounced_co_winner_and_an_early_deal() -> None:
+    config = GameConfig(players=5, identities="default", characters=True)
+    game = Game.new(config, 3)
+    assert invariants.check(game) == []  # the character pick: no card dealt yet
+    game.state.seats[0].hand.append(0)
+    assert any("before the character pick ends" in p for p in invariants.check(game))
+    for seed in range(40):
+        game = play_prompts(config, seed, skill_biased(seed))
+        if game.state.win_reason in ("faction", "secret_task"):
+            break
+    s = game.state
+    assert invariants.check(game) == []
+    announced = {e.data["seat"] for e in game.events if e.kind in ("co_winner", "task_completed")}
+    stranger = next(p.index for p in s.seats if p.index not in s.winners and p.index not in announced)
+    s.winners = sorted([*s.winners, stranger])
+    assert any("winners" in p for p in invariants.check(game))

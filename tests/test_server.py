@@ -258,9 +258,9 @@ async def test_host_commands_need_the_host_token(tmp_path: Path) -> None:
 
         host = await join(server.port, "host", token=table.host_token)
         assert host.is_host and host.token == table.host_token
-        await host.op("set_characters", characters=True)
+        await host.op("set_characters", characters="yes")
         err = await until(host, lambda m: m["type"] == "error")
-        assert err["code"] == P.BAD_STATE and "not implemented" in err["message"]
+        assert err["code"] == P.BAD_MESSAGE and "bool" in err["message"]
         await host.op("set_players", players=6)
         lobby = await until(host, lambda m: m["type"] == "lobby" and m["table"]["players"] == 6)
         assert lobby["table"]["identities"] == "3v3"

@@ -11,11 +11,15 @@ import pytest
 
 from bots import make_bot
 from engine import Game, GameConfig
+from engine.characters import roster
 from net.client import Client, play_as_bot
 from net.server import GameServer
 from net.table import LOBBY, Session, Table
 
-LONG = {"play": 60.0, "send": 60.0, "response": 60.0, "receive": 60.0, "probe_discard": 60.0}
+LONG = {"play": 60.0, "send": 60.0, "response": 60.0, "receive": 60.0, "probe_discard": 60.0,
+        "character_pick": 60.0, "skill": 60.0}
+CHARACTER_IDS = frozenset(roster())
+TASKS = frozenset(t for c in roster().values() for t in (c.task_zh, c.task_en) if t)
 
 
 def visible_now(game: Game, seat: int | None) -> set[int]:
@@ -38,6 +42,36 @@ def unrevealed(game: Game, seat: int | None) -> set[int]:
     return {p.index for p in game.state.seats if p.index != seat and not p.revealed}
 
 
+def characters_known_now(game: Game, seat: int | None) -> set[str]:
+    """Character ids `seat` may know from the true state now: the ones it was dealt to pick from,
+    its own, and every character lying face-up (or revealed) on the table."""
+    known = {p.character for p in game.state.seats if p.character and (p.face_up or p.revealed)}
+    if seat is not None:
+        me = game.state.seats[seat]
+        known |= set(me.character_choices) | ({me.character} if me.character else set())
+    return known
+
+
+def own_task(game: Game, seat: int | None) -> set[str]:
+    """The secret task texts `seat` may be shown: its own character's only."""
+    c = roster().get(game.state.seats[seat].character or "") if seat is not None else None
+    return {t for t in (c.task_zh, c.task_en) if t} if c is not None else set()
+
+
+def strings_in(node: Any, pool: frozenset[str], out: set[str]) -> set[str]:
+    """Every string of `pool` found anywhere in a frame, as a value (map keys are field names)."""
+    if isinstance(node, str):
+        if node in pool:
+            out.add(node)
+    elif isinstance(node, dict):
+        for value in node.values():
+            strings_in(value, pool, out)
+    elif isinstance(node, list):
+        for value in node:
+            strings_in(value, pool, out)
+    return out
+
+
 class WitnessTable(Table):
     """A real table that also tracks, from the true state after every choice and the public event
     log, which cards each seat has legitimately seen so far, and notes that set for every frame."""
@@ -45,6 +79,7 @@ class WitnessTable(Table):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seen: dict[int | None, set[int]] = defaultdict(set)
+        self.characters_seen: dict[int | None, set[str]] = defaultdict(set)
         self._events_since = 0
         self.truth: dict[int | None, list[dict[str, Any]]] = defaultdict(list)
 
@@ -56,9 +91,14 @@ class WitnessTable(Table):
         new = game.events[self._events_since :]
         self._events_since = len(game.events)
         public = card_ids([e.data for e in new], set())
+        public_characters = strings_in([e.data for e in new], CHARACTER_IDS, set())
         for seat in [*range(self.players), None]:
-            secret = card_ids([e.secret for e in new if seat is not None and seat in e.seen_by], set())
+            secrets = [e.secret for e in new if seat is not None and seat in e.seen_by]
+            secret = card_ids(secrets, set())
             self.seen[seat] |= visible_now(game, seat) | public | secret
+            self.characters_seen[seat] |= (
+                characters_known_now(game, seat) | public_characters | strings_in(secrets, CHARACTER_IDS, set())
+            )
 
     def _start_game(self) -> None:
         super()._start_game()
@@ -71,7 +111,11 @@ class WitnessTable(Table):
     def frames_for(self, session: Session) -> list[dict[str, Any]]:
         frames = super().frames_for(session)
         if self.game is not None and self.phase != LOBBY:
-            secret = {"seen": set(self.seen[session.seat]), "unrevealed": unrevealed(self.game, session.seat)}
+            seat = session.seat
+            secret = {
+                "seen": set(self.seen[seat]), "unrevealed": unrevealed(self.game, seat),
+                "characters": set(self.characters_seen[seat]), "task": own_task(self.game, seat),
+            }
             self.truth[session.seat] += [secret] * len(frames)
         return frames
 
@@ -128,9 +172,15 @@ def identities_shown(node: Any, out: set[int]) -> set[int]:
     return out
 
 
-@pytest.mark.parametrize(("players", "identities", "seed"), [(4, "novice", 31), (6, "3v3", 32)])
-async def test_no_frame_holds_anything_outside_its_seat_view(players: int, identities: str, seed: int) -> None:
-    table = WitnessTable("t", players=players, identities=identities, timers=LONG, auto_start=True, seed=seed)
+@pytest.mark.parametrize(
+    ("players", "identities", "characters", "seed"),
+    [(4, "novice", False, 31), (6, "3v3", False, 32), (5, "default", True, 33), (7, "alt", True, 34)],
+)
+async def test_no_frame_holds_anything_outside_its_seat_view(
+    players: int, identities: str, characters: bool, seed: int
+) -> None:
+    table = WitnessTable("t", players=players, identities=identities, characters=characters, timers=LONG,
+                         auto_start=True, seed=seed)
     server = GameServer("127.0.0.1", 0, rate=5000.0, burst=5000)
     server.add_table(table)
     await server.start()
@@ -148,7 +198,7 @@ async def test_no_frame_holds_anything_outside_its_seat_view(players: int, ident
         assert table.game is not None and table.game.over
         for client in [*clients, spectator]:
             await drain(client)
-        checked = 0
+        checked = picks = 0
         for client in [*clients, spectator]:
             seat = client.seat if client is not spectator else None
             truth = table.truth[seat]
@@ -159,8 +209,15 @@ async def test_no_frame_holds_anything_outside_its_seat_view(players: int, ident
                 exposed = identities_shown(frame, set()) & secret["unrevealed"]
                 assert not exposed, f"seat {seat} was sent the identity of seats {exposed}"
                 assert isinstance(frame["view"]["pile"], int), "the pile is only ever a count"
+                hidden = strings_in(frame, CHARACTER_IDS, set()) - secret["characters"]
+                assert not hidden, f"seat {seat} was sent face-down or undealt characters {hidden}"
+                tasks = strings_in(frame, TASKS, set()) - secret["task"]
+                assert not tasks, f"seat {seat} was sent another seat's secret task {tasks}"
                 checked += 1
+                picks += bool(frame["view"]["character_choices"])
         assert checked > 100
+        # With characters, every seat saw its own choices and nobody else's; a game without shows none.
+        assert (picks >= players) is characters
         for client in [*clients, spectator]:
             await client.close()
     finally:
@@ -173,3 +230,13 @@ def test_the_witness_catches_a_leak() -> None:
     other_card = game.face(game.state.seats[1].hand[0])
     assert card_ids({"view": {"hand": [other_card]}}, set()) - visible_now(game, 0) == {other_card["id"]}
     assert identities_shown({"seats": [{"index": 2, "identity": "latent"}]}, set()) & unrevealed(game, 0)
+
+
+def test_the_witness_catches_another_seats_characters_and_task() -> None:
+    """During the pick another seat's choices are unknown; so are a face-down character and its task."""
+    game = Game.new(GameConfig(players=5, identities="default", characters=True), 33)
+    theirs = game.state.seats[1].character_choices
+    frame = {"view": {"character_choices": theirs}}
+    assert strings_in(frame, CHARACTER_IDS, set()) - characters_known_now(game, 0) == set(theirs)
+    c = roster()[theirs[0]]
+    assert strings_in({"task": {"zh": c.task_zh}}, TASKS, set()) - own_task(game, 0)

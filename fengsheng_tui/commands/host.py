@@ -28,7 +28,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=None, help="TCP port (default: 7531; 0 picks a free one)")
     parser.add_argument("--name", default=None, help="table name shown on the LAN (default: this host's name)")
     parser.add_argument("--players", type=int, default=4, help="seats at the table (default: 4)")
-    parser.add_argument("--identities", default=None, help="identity configuration (default: the first playable)")
+    parser.add_argument("--identities", default=None, metavar="NAME",
+                        help="identity configuration: default, novice (4), 3v3 (6), alt (7) "
+                             "(default: the first without a neutral; with characters, the standard one)")
+    parser.add_argument("--characters", action=argparse.BooleanOptionalAction, default=None,
+                        help="play with characters (default: only when the players or identities need them)")
+    parser.add_argument("--character-choices", type=int, choices=(2, 3), default=3, metavar="2|3",
+                        help="characters dealt to each player to pick from (default: 3)")
     parser.add_argument("--bots", type=int, default=0, metavar="K", help="seat K bots now")
     parser.add_argument("--password", default=None, help="table password")
     parser.add_argument("--no-advertise", action="store_true", help="do not advertise on the LAN (zeroconf)")
@@ -57,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     async def main() -> int:
+        from fengsheng_tui.local_game import needs_characters
         from net.journal import JournalError
         from net.server import DEFAULT_PORT, GameServer
         from net.table import BOT_DELAY, Table
@@ -67,8 +74,12 @@ def run(args: argparse.Namespace) -> int:
             if args.resume is not None:
                 table = Table.resume(args.resume, data_dir=data_dir, bot_delay=bot_delay)
             else:
+                characters = args.characters
+                if characters is None:
+                    characters = needs_characters(args.players, args.identities)
                 table = Table(
                     args.name or _default_name(), players=args.players, identities=args.identities,
+                    characters=characters, character_choices=args.character_choices,
                     password=args.password, timers=timers, data_dir=data_dir, bot_delay=bot_delay,
                     auto_start=args.start, seed=args.seed,
                 )
@@ -90,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         address = args.interface or _lan_address()
-        print(f"table {table.name!r} on port {server.port}", flush=True)
+        print(f"table {table.name!r} on port {server.port}: {_describe(table)}", flush=True)
         print(f"join with: fengsheng join {address}:{server.port}", flush=True)
         print(f"host token: {table.host_token}", flush=True)
         advertiser = None if args.no_advertise else await _advertise(table, server.port, args.interface)
@@ -128,6 +139,15 @@ def _parse_timers(specs: list[str]) -> dict[str, float]:
             raise ValueError(f"--timer {spec!r}: seconds must be in (0, 3600]")
         timers[kind] = value
     return timers
+
+
+def _describe(table: Table) -> str:
+    """`5 players, identities default (2/2/1), characters (3 to pick from)`."""
+    from engine import identity_options
+
+    counts = "/".join(map(str, identity_options(table.players)[table.identities]))
+    cast = f"characters ({table.character_choices} to pick from)" if table.characters else "no characters"
+    return f"{table.players} players, identities {table.identities} ({counts}), {cast}"
 
 
 def _default_name() -> str:
@@ -204,6 +224,7 @@ async def serve_local(
     *,
     name: str = "local",
     identities: str | None = None,
+    characters: bool = False,
     data_dir: Path | None = None,
     bot_delay: float | None = None,
     timers: dict[str, float] | None = None,
@@ -220,7 +241,7 @@ async def serve_local(
     from net.table import BOT_DELAY, Table
 
     table = Table(
-        name, players=players, identities=identities, timers=timers,
+        name, players=players, identities=identities, characters=characters, timers=timers,
         data_dir=data_dir if data_dir is not None else default_data_dir(),
         bot_delay=BOT_DELAY if bot_delay is None else bot_delay, auto_start=auto_start, seed=seed,
     )

@@ -8,6 +8,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fengsheng_tui.local_game import LocalTable
 
 NO_TTY = (
     "fengsheng {cmd}: this is a full-screen game and needs a terminal.\n"
@@ -17,6 +22,8 @@ NO_TTY = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4, metavar="N", help="seats at the table (default: 4)")
+    parser.add_argument("--characters", action=argparse.BooleanOptionalAction, default=None,
+                        help="play with characters (default: only when the player count needs them, as 5 does)")
     parser.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default: zh)")
     parser.add_argument("--lan", action="store_true", help="advertise the table so friends on the LAN can join")
     parser.add_argument("--name", default=None, help="your name at the table")
@@ -43,17 +50,23 @@ def run(args: argparse.Namespace) -> int:
     return asyncio.run(play(args))
 
 
+async def start_table(args: argparse.Namespace, replay_dir: Path | None) -> LocalTable:
+    """The server `play` opens for these options (tests drive the app against it)."""
+    from fengsheng_tui.local_game import DEFAULT_BOT_LEVEL, start_local_table
+
+    return await start_local_table(args.players, lan=args.lan, seed=args.seed,
+                                   bot_level=args.bots or DEFAULT_BOT_LEVEL, bot_delay=args.bot_delay,
+                                   replay_dir=replay_dir, characters=args.characters)
+
+
 async def play(args: argparse.Namespace) -> int:
     from fengsheng_tui.app import FengshengApp
     from fengsheng_tui.commands.host import default_data_dir
-    from fengsheng_tui.local_game import DEFAULT_BOT_LEVEL, start_local_table
     from fengsheng_tui.session import NetSession
 
     name = args.name or ("玩家" if args.lang == "zh" else "Player")
     try:
-        local = await start_local_table(args.players, lan=args.lan, seed=args.seed,
-                                        bot_level=args.bots or DEFAULT_BOT_LEVEL, bot_delay=args.bot_delay,
-                                        replay_dir=default_data_dir())
+        local = await start_table(args, default_data_dir())
     except (ValueError, OSError) as exc:
         print(f"fengsheng play: {exc}", file=sys.stderr)
         return 2

@@ -143,7 +143,7 @@ def _print_summary(summary: dict[str, object], label: str) -> None:
     print("win reasons: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["win_reasons"].items())))  # type: ignore[attr-defined]
     print("faction wins: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["faction_wins"].items())))  # type: ignore[attr-defined]
     if summary["secret_tasks"]:
-        print("secret tasks completed: "  # type: ignore[attr-defined]
+        print("secret tasks completed: "
               + ", ".join(f"{k} {v}" for k, v in sorted(summary["secret_tasks"].items())))  # type: ignore[attr-defined]
     print(f"{summary['games_per_second']} games/s ({summary['seconds']} s)")
     if "arena" in summary:

@@ -14,7 +14,7 @@ from textual.widgets import Footer, Input, Static
 from ..keys import TABLE_LOBBY_KEYS
 from .base import FsScreen
 
-OPTION_KEYS = ("players", "identities", "deck", "characters", "timers", "bots", "password")
+OPTION_KEYS = ("players", "identities", "deck", "characters", "character_choices", "timers", "bots", "password")
 
 
 def seat_entries(table: dict[str, Any]) -> list[dict[str, Any]]:
@@ -30,6 +30,17 @@ def seat_entries(table: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def identities_label(name: Any, players: Any) -> str:
+    """`default (2/2/1)`: military / latent / neutral, so the host sees who is in the game."""
+    from engine import identity_options
+
+    try:
+        counts = identity_options(players)[name] if isinstance(players, int) else None
+    except KeyError:
+        counts = None
+    return f"{name} ({'/'.join(map(str, counts))})" if counts else str(name)
+
+
 class TableLobbyScreen(FsScreen):
     DEFAULT_CSS = """
     TableLobbyScreen #table-lobby { padding: 0 1; }
@@ -40,7 +51,6 @@ class TableLobbyScreen(FsScreen):
     def __init__(self) -> None:
         super().__init__()
         self.is_ready = False
-        self.asked_characters = False
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
@@ -87,15 +97,17 @@ class TableLobbyScreen(FsScreen):
         for key in OPTION_KEYS:
             if key in opts:
                 value = opts[key]
+                if key == "character_choices" and not opts.get("characters"):
+                    continue
+                if key == "identities":
+                    value = identities_label(value, opts.get("players"))
                 if isinstance(value, bool):
                     value = words("on_") if value else words("off")
                 elif isinstance(value, dict):
                     value = " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in value.items())
                 parts.append(Text(f"{words(key)}: {value}"))
         if state.error:
-            message = words("characters_refused") if state.error_code == "bad_state" and self.asked_characters \
-                else state.error
-            parts.append(Text(words("error", message=message), style="italic"))
+            parts.append(Text(words("error", message=state.error), style="italic"))
         self.query_one("#table-lobby", Static).update(Group(*parts))
 
     def _op(self, command: str, **args: Any) -> None:
@@ -127,13 +139,14 @@ class TableLobbyScreen(FsScreen):
         current = self.options.get("identities")
         if not isinstance(players, int):
             return
-        names = list(identity_options(players))
+        offered = self.options.get("identity_options")
+        # The server offers only what it would accept now (no neutrals without characters).
+        names = [str(n) for n in offered] if isinstance(offered, list) and offered else list(identity_options(players))
         nxt = names[(names.index(current) + 1) % len(names)] if current in names else names[0]
         self._op("set_identities", identities=nxt)
 
     def action_characters(self) -> None:
-        """Characters on or off (the host's choice; a server without them refuses and says so)."""
-        self.asked_characters = True
+        """Characters on or off; the server refuses (and says why) when the line-up needs them."""
         self.fs_app.state.error = None
         self._op("set_characters", characters=not bool(self.options.get("characters")))
 
