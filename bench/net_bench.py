@@ -284,7 +284,7 @@ def breakdown(stages: list[dict[str, float]], stamps: dict[str, list[list[int]]]
             "data_received -> table step starts (2 task switches)": step[0] - got[0],
             "table step (engine choose, journal)": step[1] - step[0],
             "step -> frames (flush)": send[0] - step[1],
-            "views + patches + encode + 9 writes": send[1] - send[0],
+            "views + patches + encode + a write per seat": send[1] - send[0],
             "  of which the server's own CPU": send[2],
             "last write -> first seat has the bytes": stage["first_in"] - (send[1] - t0),
             "last write -> last seat has the bytes": stage["last_in"] - (send[1] - t0),

@@ -549,8 +549,11 @@ class Game:
             assert item.target_seat is not None
             secret = {"card": self.face(item.card)}
             seen = (item.user, item.target_seat)
+        # A card played as another function (亮剑, 预谋, 换日) says so: the table sees both.
+        played_as = {"function": item.function} if item.card >= 0 and item.function != self.deck[item.card].function \
+            else {}
         self.log("played", secret, seen_by=seen, seat=item.user, card=self.public_face(item),
-                 target=item.target_seat, target_card=self._target_card_face(item))
+                 target=item.target_seat, target_card=self._target_card_face(item), **played_as)
         self.prompts.clear()
         self.push("open_window", step=step, last_actor=last_actor)
         self.fire("played", user=item.user, function=item.function, target=item.target_seat, skill=item.skill)

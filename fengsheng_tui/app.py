@@ -56,6 +56,8 @@ class FengshengApp(App[int]):
         self.interfaces = interfaces
         self.keymap = load_keymap() if keymap is None else keymap
         self.mono = mono
+        #: Pass a response window by itself when nothing in it is playable (Settings `a`).
+        self.auto_pass = True
         self.replay_data = replay
         self.replay_dir = replay_dir
         self.started_at = time.time()

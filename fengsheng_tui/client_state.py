@@ -42,6 +42,8 @@ class ClientState:
     error: str | None = None
     error_code: str | None = None
     replay_path: str | None = None
+    #: (target, face) of the last 试探 we saw played face-up to us, until its answer is logged.
+    _probe: tuple[Any, dict[str, Any]] | None = None
 
     def apply(self, msg: dict[str, Any]) -> str:
         """Take one server message; returns its type so the app can route it."""
@@ -66,7 +68,7 @@ class ClientState:
             seats = list(self.view.get("seats", [])) if self.view else []
             for ev in msg.get("events") or []:
                 if isinstance(ev, dict):
-                    self.log.append(LogEntry(event=ev, seats=seats))
+                    self.add_event(ev, seats)
         elif kind == "chat":
             self.log.append(LogEntry(chat=(str(msg.get("name", "?")), str(msg.get("text", "")))))
         elif kind == "error":
@@ -74,6 +76,26 @@ class ClientState:
             self.error_code = str(msg.get("code", ""))
         del self.log[:-LOG_LIMIT]
         return kind
+
+    def add_event(self, ev: dict[str, Any], seats: list[dict[str, Any]]) -> None:
+        """Log an event, joining what belongs together into one line.
+
+        A skill that counts as a card logs `skill_used` then `played`: only the `played` line
+        stays. The answer to a 试探 we used or received carries the probe's face, which we saw
+        when it was played (the answer itself is public and names no card)."""
+        kind = ev.get("kind")
+        card = ev.get("card")
+        if kind == "played" and isinstance(card, dict) and card.get("skill") and self.log:
+            last = self.log[-1].event
+            if last is not None and last.get("kind") == "skill_used" and last.get("seat") == ev.get("seat") \
+                    and last.get("skill") == card.get("skill"):
+                self.log.pop()
+        if kind == "played" and isinstance(card, dict) and isinstance(card.get("probe"), dict):
+            self._probe = (ev.get("target"), card)
+        elif kind == "probe_answer" and self._probe is not None and self._probe[0] == ev.get("seat"):
+            ev = {**ev, "probe": self._probe[1]}
+            self._probe = None
+        self.log.append(LogEntry(event=ev, seats=seats))
 
     @property
     def prompt(self) -> dict[str, Any] | None:

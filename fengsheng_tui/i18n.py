@@ -26,7 +26,7 @@ FUNCTION_EN = {
 METHOD_EN = {"密电": "Secret", "直达": "Direct", "文本": "Text"}
 COLOUR = {
     "zh": {"red": "红", "blue": "蓝", "black": "黑"},
-    "en": {"red": "R", "blue": "B", "black": "K"},
+    "en": {"red": "R", "blue": "B", "black": "Bk"},
 }
 COLOUR_WORD = {
     "zh": {"red": "红", "blue": "蓝", "black": "黑"},
@@ -36,6 +36,19 @@ IDENTITY = {
     "zh": {"military": "军情处", "latent": "潜伏战线", "neutral": "打酱油的", None: "？"},
     "en": {"military": "Military", "latent": "Latent", "neutral": "Neutral", None: "?"},
 }
+#: A 试探's identity in the short tag on the card (`试探[红·密电](潜伏?摸)`).
+IDENTITY_SHORT = {
+    "zh": {"military": "军情", "latent": "潜伏", "neutral": "酱油"},
+    "en": {"military": "Mil", "latent": "Lat", "neutral": "Neu"},
+}
+#: Kinds whose card is a secret part: `：card` for the seats that see it, nothing for the rest.
+COLON_CARD = frozenset({
+    "sent", "probe_discarded", "decrypted", "card_given", "card_seen", "hand_card_taken", "message_inspected",
+    "discarded", "put_back", "put_on_pile", "returned_to_pile", "message_swapped", "probe_read",
+})
+SEAT_KEYS = ("seat", "by", "origin", "to", "source", "user")
+#: The passive skill that lets a character play a card as another function (engine module = character id).
+AS_FUNCTION_SKILL = {"daofeng": "亮剑", "beileimao": "换日", "zhiyeshashou": "预谋"}
 PROBE_LINE_EN = {"其实我是卧底": "Actually, I am a mole.", "我是一个好人": "I am a good person."}
 
 PHASE = {
@@ -47,7 +60,7 @@ PHASE = {
     },
     "en": {
         "turn_start": "turn start", "draw": "draw", "play": "play phase", "send": "send a message",
-        "transmit": "transmit", "arrive": "arrival", "receive": "receive?", "probe": "probe",
+        "transmit": "transmit", "arrive": "arrival", "receive": "receive or not", "probe": "probe",
         "turn_end": "turn end", "game_over": "game over",
         "character_pick": "character pick",
     },
@@ -79,8 +92,8 @@ UI: dict[str, dict[str, str]] = {
         "cards": "{n}张",
         "face_down": "背面",
         "from_to": "{sender}传出 · 在{pos} · {dir}",
-        "direction_left": "向左→",
-        "direction_right": "←向右",
+        "direction_left": "向左传",
+        "direction_right": "向右传",
         "direction_target": "直达{target}",
         "returning": "退回给传出者",
         "intercepted": "被{who}截获",
@@ -141,6 +154,7 @@ UI: dict[str, dict[str, str]] = {
         "empty_seat": "空位",
         "bot": "机器人",
         "host_options": "房主选项",
+        "table_options": "牌桌设置",
         "players": "人数",
         "identities": "身份配置",
         "deck": "牌堆",
@@ -197,6 +211,37 @@ UI: dict[str, dict[str, str]] = {
         "place": "放置",
         "put_back": "放回",
         "take": "拿取",
+        "refresh": "刷新",
+        "log_older": "记录上翻",
+        "log_newer": "记录下翻",
+        "log_newest": "最新记录",
+        "auto_pass_key": "自动放弃",
+        "replay_start": "到开头",
+        "replay_end": "到结尾",
+        "card_keys_help": "选一张手牌（第1–9张）",
+        "hand_star": "* 现在可用",
+        "too_small": "终端太小：至少需要 80×24（现在 {w}×{h}）",
+        "more_entries": "…还有{n}项",
+        "auto_pass": "无牌可出时自动放弃响应（随机等待片刻，别人看不出你的手牌）",
+        "auto_pass_help": "自动放弃：响应窗口里没有能出的牌时，随机等 0.6–1.8 秒后自动放弃（可在设置中用 a 关闭）",
+        "log_scroll_help": "PageUp/PageDown 翻看记录，End 回到最新",
+        "log_scrolled": "记录（已向上翻 {n} 行，End 回到最新）",
+        "colour_on": "彩色",
+        "colour_off": "单色",
+        "lobby_none": "还没有找到游戏——按 m 输入地址",
+        "wrong_key": "这个键没有作用；按 ? 查看按键",
+        "host_hint": "房主：s 开始，b/x 加减机器人，+/- 人数，i 身份，h 角色",
+        "guest_hint": "等待房主开始；r 准备（所有人准备好且坐满即开始）",
+        "your_identity": "你的身份",
+        "identities_counts": "{name}（军情处{m} 潜伏战线{l} 打酱油的{n}）",
+        "seconds": "{s}秒",
+        "replay_saved_at": "录像已保存：",
+        "probe_says": "问{identity}：是则{yes}，否则说“{line}”",
+        "probe_yes_draw": "摸牌",
+        "probe_yes_discard": "弃一张牌",
+        "probe_tag": "{identity}?{yes}",
+        "probe_tag_draw": "摸",
+        "probe_tag_discard": "弃",
     },
     "en": {
         "title": "The Message",
@@ -223,8 +268,8 @@ UI: dict[str, dict[str, str]] = {
         "cards": "{n}c",
         "face_down": "face down",
         "from_to": "sent by {sender} · at {pos} · {dir}",
-        "direction_left": "leftward→",
-        "direction_right": "←rightward",
+        "direction_left": "passing left",
+        "direction_right": "passing right",
         "direction_target": "direct to {target}",
         "returning": "back to sender",
         "intercepted": "intercepted by {who}",
@@ -264,7 +309,7 @@ UI: dict[str, dict[str, str]] = {
         "quit_q": "Quit the game? (y quit / n stay)",
         "yes": "yes",
         "no": "no",
-        "settings": "settings",
+        "settings": "Settings",
         "card_key": "card",
         "target_key": "target",
         "pass_key": "pass",
@@ -285,6 +330,7 @@ UI: dict[str, dict[str, str]] = {
         "empty_seat": "empty",
         "bot": "bot",
         "host_options": "Host options",
+        "table_options": "Table settings",
         "players": "Players",
         "identities": "Identities",
         "deck": "Deck",
@@ -341,6 +387,38 @@ UI: dict[str, dict[str, str]] = {
         "place": "place",
         "put_back": "put back",
         "take": "take",
+        "refresh": "refresh",
+        "log_older": "log back",
+        "log_newer": "log forward",
+        "log_newest": "newest log line",
+        "auto_pass_key": "auto-pass",
+        "replay_start": "to the start",
+        "replay_end": "to the end",
+        "card_keys_help": "pick a hand card (1st to 9th)",
+        "hand_star": "* playable now",
+        "too_small": "Terminal too small: need 80×24 (now {w}×{h})",
+        "more_entries": "… {n} more",
+        "auto_pass": "Auto-pass response windows when I have nothing playable (after a random pause)",
+        "auto_pass_help": "Auto-pass: with nothing playable in a response window you pass after a random "
+                          "0.6–1.8 s, so nobody can read your hand from the timing (a in Settings turns it off)",
+        "log_scroll_help": "PageUp/PageDown scroll the log, End returns to the newest line",
+        "log_scrolled": "Log (scrolled up {n} lines, End for the newest)",
+        "colour_on": "colour",
+        "colour_off": "mono",
+        "lobby_none": "No games found yet - press m to enter an address",
+        "wrong_key": "That key does nothing here; ? shows the keys",
+        "host_hint": "Host: s starts, b/x add/remove a bot, +/- players, i identities, h characters",
+        "guest_hint": "Waiting for the host to start; r ready (a full table that is all ready starts)",
+        "your_identity": "Your identity",
+        "identities_counts": "{name} (Military {m}, Latent {l}, Neutral {n})",
+        "seconds": "{s}s",
+        "replay_saved_at": "Replay saved:",
+        "probe_says": "asks about {identity}: yes → {yes}, no → says \"{line}\"",
+        "probe_yes_draw": "draw cards",
+        "probe_yes_discard": "discard a card",
+        "probe_tag": "{identity}?{yes}",
+        "probe_tag_draw": "draw",
+        "probe_tag_discard": "disc",
     },
 }
 
@@ -380,7 +458,7 @@ EVENTS: dict[str, dict[str, str]] = {
         "probe_answer_draw": "{seat}按试探摸牌",
         "probe_answer_discard": "{seat}按试探弃一张牌",
         "probe_answer_discard_none": "{seat}没有手牌可弃",
-        "probe_concealed": "{seat}隐瞒了试探的回答",
+        "probe_concealed": "{seat}隐瞒了试探的回答{answer}",
         "saved": "{seat}脱离了濒死",
         "character": "{seat}的角色：{character}",
         "character_face_down": "{seat}的角色盖伏",
@@ -393,6 +471,35 @@ EVENTS: dict[str, dict[str, str]] = {
         "skill_used": "{seat}发动【{skill}】{target}",
         "task_completed": "{seat}（{character}）完成了秘密任务",
         "hand_given": "{seat}把{count}张手牌交给{to}",
+        "played_as": "{seat}{skill}把{card}当作{function}使用{target}{target_card}",
+        "skill_as_card": "{seat}发动【{skill}】（当作{function}）{target}{target_card}",
+        "no_effect_skill": "{seat}的【{skill}】无效",
+        "intercepted_skill": "{seat}发动【{skill}】截获了情报",
+        "card_given": "{seat}交给{to}一张手牌{card}",
+        "card_seen": "{seat}查看了{source}的一张手牌{card}",
+        "cards_taken": "{seat}从{source}手中拿走{count}张牌{cards}",
+        "co_winner": "{by}指定{seat}与他一同获胜",
+        "declaration_void": "{by}令{seat}的胜利宣言无效",
+        "discarded": "{seat}弃置了一张牌{card}",
+        "hand_card_taken": "{seat}拿走了{source}的一张手牌{card}",
+        "hand_seen": "{seat}查看了{source}的手牌{cards}",
+        "identity_revealed": "{seat}的身份被揭示：{identity}",
+        "identity_shown": "{seat}亮明身份：{identity}",
+        "identity_taken": "{seat}查看了{source}的身份{identity}",
+        "message_inspected": "{seat}查看了传递中的情报{card}",
+        "message_revealed": "{seat}翻开了传递中的情报：{card}",
+        "message_swapped": "{seat}用牌堆顶的牌换下了传递中的情报{card}",
+        "message_swapped_by": "{by}把{seat}面前的情报{card}放回牌堆顶，换成牌堆顶的牌",
+        "message_taken": "{seat}拿走了{source}面前的情报：{card}",
+        "message_taken_by": "{by}拿走了{seat}面前的情报：{card}",
+        "message_to_hand": "{source}面前的情报{card}进入{seat}的手牌",
+        "message_to_pile": "{by}把{seat}面前的情报{card}放回牌堆顶",
+        "probe_read": "{seat}看了{user}使用的试探{card}",
+        "put_back": "{seat}把一张手牌放回牌堆顶{card}",
+        "put_on_pile": "{seat}把一张手牌放到牌堆顶{card}",
+        "returned_to_pile": "{seat}把一张手牌放回牌堆{card}",
+        "top_card_shown": "{seat}亮出牌堆顶的牌：{card}",
+        "probe_detail": "（{probe}）",
         "unknown": "{kind}",
         "unknown_seat": "{seat}：{kind}",
     },
@@ -431,7 +538,7 @@ EVENTS: dict[str, dict[str, str]] = {
         "probe_answer_draw": "{seat} draws cards for the probe",
         "probe_answer_discard": "{seat} must discard a card for the probe",
         "probe_answer_discard_none": "{seat} has no card to discard",
-        "probe_concealed": "{seat} conceals the probe's answer",
+        "probe_concealed": "{seat} conceals the probe's answer{answer}",
         "saved": "{seat} is saved from dying",
         "character": "{seat}'s character: {character}",
         "character_face_down": "{seat}'s character is face down",
@@ -444,9 +551,72 @@ EVENTS: dict[str, dict[str, str]] = {
         "skill_used": "{seat} uses {skill}{target}",
         "task_completed": "{seat} ({character}) completed the secret task",
         "hand_given": "{seat} hands {count} cards to {to}",
+        "played_as": "{seat}{skill} plays {card} as {function}{target}{target_card}",
+        "skill_as_card": "{seat} uses {skill} (as {function}){target}{target_card}",
+        "no_effect_skill": "{seat}'s {skill} has no effect",
+        "intercepted_skill": "{seat} uses {skill} to intercept the message",
+        "card_given": "{seat} gives {to} a hand card{card}",
+        "card_seen": "{seat} looks at a card in {source}'s hand{card}",
+        "cards_taken": "{seat} takes {count} cards from {source}'s hand{cards}",
+        "co_winner": "{by} makes {seat} win with him",
+        "declaration_void": "{by} voids {seat}'s declaration of victory",
+        "discarded": "{seat} discards a card{card}",
+        "hand_card_taken": "{seat} takes a card from {source}'s hand{card}",
+        "hand_seen": "{seat} looks at {source}'s hand{cards}",
+        "identity_revealed": "{seat}'s identity is revealed: {identity}",
+        "identity_shown": "{seat} shows the identity: {identity}",
+        "identity_taken": "{seat} looks at {source}'s identity{identity}",
+        "message_inspected": "{seat} looks at the message in transit{card}",
+        "message_revealed": "{seat} turns the message in transit face up: {card}",
+        "message_swapped": "{seat} swaps the message in transit for the top card of the deck{card}",
+        "message_swapped_by": "{by} puts {card} in front of {seat} on the deck and gives him the top card instead",
+        "message_taken": "{seat} takes {card} from in front of {source}",
+        "message_taken_by": "{by} takes {card} from in front of {seat}",
+        "message_to_hand": "{card} in front of {source} goes into {seat}'s hand",
+        "message_to_pile": "{by} puts {card} in front of {seat} back on top of the deck",
+        "probe_read": "{seat} reads the Probe {user} used{card}",
+        "put_back": "{seat} puts a hand card back on top of the deck{card}",
+        "put_on_pile": "{seat} puts a hand card on top of the deck{card}",
+        "returned_to_pile": "{seat} returns a hand card to the deck{card}",
+        "top_card_shown": "{seat} shows the top card of the deck: {card}",
+        "probe_detail": " ({probe})",
         "unknown": "{kind}",
         "unknown_seat": "{seat}: {kind}",
     },
+}
+
+
+#: The server's error codes (net.protocol) in words; the server's own message is English.
+ERRORS = {
+    "zh": {
+        "not_host": "只有房主可以这样做", "full": "座位已满", "auth": "密码或座位凭证不对",
+        "version": "版本不同，无法加入", "stale_prompt": "这个操作已经过时了", "illegal_option": "现在不能这样选",
+        "not_your_seat": "这不是你的操作", "rate_limited": "操作太快了，请稍候", "bad_state": "现在不能这样做",
+        "bad_message": "服务器不接受这个请求", "connect": "无法连接服务器",
+    },
+    "en": {
+        "not_host": "Only the host may do that", "full": "The table is full", "auth": "Wrong password or seat token",
+        "version": "Another version of the game: cannot join", "stale_prompt": "That choice is out of date",
+        "illegal_option": "That choice is not allowed now", "not_your_seat": "That is not your choice",
+        "rate_limited": "Too fast: wait a moment", "bad_state": "Not possible now",
+        "bad_message": "The server refused the request", "connect": "Cannot reach the server",
+    },
+}
+#: Identity line-ups (engine.config) and deck variants (engine.cards) by name.
+LINEUP = {
+    "zh": {"default": "标准", "novice": "新手", "3v3": "三对三", "alt": "变体"},
+    "en": {"default": "standard", "novice": "novice", "3v3": "3 vs 3", "alt": "variant"},
+}
+DECK = {
+    "zh": {"resolved": "标准牌堆", "fixed_method_by_function": "按功能定传递方式", "seed000_literal": "原始牌表"},
+    "en": {"resolved": "standard", "fixed_method_by_function": "method fixed by function",
+           "seed000_literal": "literal card list"},
+}
+TIMER_KIND = {
+    "zh": {"play": "出牌", "send": "传出", "response": "响应", "receive": "接收", "probe_discard": "试探弃牌",
+           "character_pick": "选角色", "skill": "技能"},
+    "en": {"play": "play", "send": "send", "response": "respond", "receive": "receive", "probe_discard": "discard",
+           "character_pick": "pick", "skill": "skill"},
 }
 
 
@@ -462,6 +632,28 @@ class Words:
     def __call__(self, key: str, **kw: object) -> str:
         text = self.ui.get(key, key)
         return text.format(**kw) if kw else text
+
+    def error(self, code: object, message: object) -> str:
+        """A server error in this language: its code in words (English keeps the server's detail)."""
+        text = ERRORS[self.lang].get(str(code))
+        if text is None or (self.lang == "en" and message and code in ("bad_state", "bad_message")):
+            text = str(message or code)
+        return self("error", message=text)
+
+    def lineup(self, name: object, counts: Sequence[int] | None) -> str:
+        label = LINEUP[self.lang].get(str(name), str(name))
+        if not counts:
+            return label
+        return self("identities_counts", name=label, m=counts[0], l=counts[1], n=counts[2])
+
+    def deck(self, name: object) -> str:
+        return DECK[self.lang].get(str(name), str(name))
+
+    def timers(self, timers: Mapping[str, Any]) -> str:
+        """`出牌30秒 传出20秒 ...`."""
+        gap = " " if self.lang == "en" else ""
+        return " ".join(f"{TIMER_KIND[self.lang].get(k, k)}{gap}{self('seconds', s=f'{v:g}')}"
+                        for k, v in timers.items() if isinstance(v, int | float))
 
     def function(self, name: object) -> str:
         text = str(name)
@@ -515,13 +707,33 @@ class Words:
         return skill_title(name, self.lang)
 
     def card(self, face: Mapping[str, Any] | None) -> str:
-        """A card as `function[colour·method]`; a face-down card (no colour) as just its function."""
+        """A card as `function[colour·method]`; a face-down card (no colour) as just its function.
+
+        A 试探 whose face we see carries its question: `试探[红·密电](潜伏?摸)`."""
         if not face:
             return self("face_down")
         name = self.function(face.get("function", "?"))
         if "colour" not in face:
             return name
-        return f"{name}[{self.colour(face['colour'])}·{self.method(face.get('method', '?'))}]"
+        return f"{name}[{self.colour(face['colour'])}·{self.method(face.get('method', '?'))}]{self.probe_tag(face)}"
+
+    def probe_tag(self, face: Mapping[str, Any] | None) -> str:
+        """`(潜伏?摸)`: the identity a 试探 asks about and what a yes does; empty for other cards."""
+        probe = face.get("probe") if face else None
+        if not isinstance(probe, Mapping):
+            return ""
+        identity = IDENTITY_SHORT[self.lang].get(str(probe.get("identity")), "?")
+        yes = self("probe_tag_draw" if probe.get("on_yes") == "draw" else "probe_tag_discard")
+        return f"({self('probe_tag', identity=identity, yes=yes)})"
+
+    def probe_text(self, face: Mapping[str, Any] | None) -> str:
+        """The whole question of a 试探: whom it asks about, what yes does, what no says."""
+        probe = face.get("probe") if face else None
+        if not isinstance(probe, Mapping):
+            return ""
+        yes = self("probe_yes_draw" if probe.get("on_yes") == "draw" else "probe_yes_discard")
+        return self("probe_says", identity=self.identity(probe.get("identity")), yes=yes,
+                    line=self.probe_line(probe.get("on_no_say", "")))
 
     def seat_name(self, seats: Sequence[Mapping[str, Any]], seat: object, me: int | None) -> str:
         if not isinstance(seat, int) or not 0 <= seat < len(seats):
@@ -530,51 +742,85 @@ class Words:
         return f"{name}({self('you')})" if seat == me else name
 
     def event(self, ev: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], me: int | None) -> str | None:
-        """One event as a sentence; None for events that carry nothing worth a line."""
+        """One event as a sentence; None for events that carry nothing worth a line.
+
+        Secret parts (a card, cards, an identity) are in the event only for the seats that may
+        see them, and then the sentence shows them."""
         kind = str(ev.get("kind", ""))
         table = EVENTS[self.lang]
-        name = lambda key: self.seat_name(seats, ev.get(key), me)  # noqa: E731
+        colon = ": " if self.lang == "en" else "："
         values: dict[str, object] = {k: v for k, v in ev.items() if k not in ("kind", "seq")}
         values["kind"] = kind
-        for key in ("seat", "by", "origin", "to"):
+        for key in SEAT_KEYS:
             if key in ev:
-                values[key] = name(key)
-        if kind == "identity":
-            if "identity" not in ev:
-                return None
-            values["identity"] = self.identity(ev["identity"])
-        if kind in ("died", "lost"):
+                values[key] = self.seat_name(seats, ev.get(key), me)
+        if kind == "identity" and "identity" not in ev:
+            return None
+        if kind in ("identity", "died", "lost", "identity_revealed", "identity_shown"):
             values["identity"] = self.identity(ev.get("identity"))
+        if kind == "identity_taken":
+            values["identity"] = f"{colon}{self.identity(ev['identity'])}" if "identity" in ev else ""
         cards = ev.get("cards")
-        values["cards"] = (": " if self.lang == "en" else "：") + " ".join(
-            self.card(c) for c in cards) if isinstance(cards, list) and cards else ""
-        colon = ": " if self.lang == "en" else "："
+        values["cards"] = colon + " ".join(self.card(c) for c in cards) if isinstance(cards, list) and cards else ""
         card = ev.get("card")
         card_text = self.card(card) if isinstance(card, dict) else ""
-        if kind in ("sent", "probe_discarded", "decrypted"):
+        if kind in COLON_CARD:
             values["card"] = f"{colon}{card_text}" if card_text else ""
-        elif "card" in ev:
-            values["card"] = card_text
+            if kind == "probe_read" and card_text:
+                values["card"] = f"{colon}{card_text}{table['probe_detail'].format(probe=self.probe_text(card))}"
+        else:
+            values["card"] = card_text or self("face_down")
+        if kind == "probe_concealed":
+            answer = ev.get("answer")
+            values["answer"] = f"{colon}{self(str(answer))}" if answer in ("answer_yes", "answer_no") else ""
         if kind == "sent":
             values["method"] = self.method(ev.get("method"))
             target = ev.get("target")
             values["target"] = (f" → {self.seat_name(seats, target, me)}") if isinstance(target, int) else ""
         if kind == "played":
-            target = ev.get("target")
-            values["target"] = f" → {self.seat_name(seats, target, me)}" if isinstance(target, int) else ""
-            tc = ev.get("target_card")
-            values["target_card"] = f" ({self('on')} {self.card(tc)})" if isinstance(tc, dict) else ""
+            kind = self._played(ev, values, seats, me)
         if kind == "probe_answer":
             kind = f"probe_answer_{ev.get('answer')}"
             values["line"] = self.probe_line(ev.get("line", ""))
+        if kind in ("no_effect", "intercepted") and "skill" in ev and "card" not in ev:
+            kind = f"{kind}_skill"
+        if kind in ("message_swapped", "message_taken") and "by" in ev:
+            kind = f"{kind}_by"
+            values["card"] = card_text or self("face_down")
         kind = self._character_event(kind, ev, values, seats, me)
         template = table.get(kind)
         if template is None:
             return self._generic(ev, values)
         try:
-            return template.format(**values)
+            text = template.format(**values)
         except (KeyError, IndexError):
             return self._generic(ev, values)
+        probe = ev.get("probe")
+        if kind.startswith("probe_answer") and isinstance(probe, Mapping):
+            text += table["probe_detail"].format(probe=self.probe_text(probe))
+        return text
+
+    def _played(self, ev: Mapping[str, Any], values: dict[str, object], seats: Sequence[Mapping[str, Any]],
+                me: int | None) -> str:
+        """`played`, or how it was played: a skill that counts as a card, a card used as another."""
+        target = ev.get("target")
+        values["target"] = f" → {self.seat_name(seats, target, me)}" if isinstance(target, int) else ""
+        tc = ev.get("target_card")
+        values["target_card"] = f" ({self('on')} {self.card(tc)})" if isinstance(tc, dict) else ""
+        card = ev.get("card")
+        if isinstance(card, dict) and card.get("skill"):
+            values["skill"] = self.skill(card["skill"])
+            values["function"] = self.function(card.get("function"))
+            return "skill_as_card"
+        if "function" in ev:
+            values["function"] = self.function(ev["function"])
+            user = ev.get("seat")
+            character = seats[user].get("character") if isinstance(user, int) and 0 <= user < len(seats) else None
+            skill = AS_FUNCTION_SKILL.get(str(character.get("id"))) if isinstance(character, Mapping) else None
+            title = self.skill(skill) if skill else ""
+            values["skill"] = (f"【{title}】" if self.lang == "zh" else f" ({title})") if title else ""
+            return "played_as"
+        return "played"
 
     def _character_event(self, kind: str, ev: Mapping[str, Any], values: dict[str, object],
                          seats: Sequence[Mapping[str, Any]], me: int | None) -> str:

@@ -43,14 +43,17 @@ TABLE_KEYS = (
     KeySpec("chat", "c", "chat", "chat"),
     KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
     KeySpec("settings", "o", "settings", "settings", show=False),
+    KeySpec("log_older", "pageup", "log(1)", "log_older", show=False, key_display="PgUp"),
+    KeySpec("log_newer", "pagedown", "log(-1)", "log_newer", show=False, key_display="PgDn"),
+    KeySpec("log_newest", "end", "log(0)", "log_newest", show=False, key_display="End"),
     KeySpec("quit", "q", "quit", "quit"),
 )
 
 REPLAY_KEYS = (
     KeySpec("replay_prev", "left", "step(-1)", "prev", key_display="←"),
     KeySpec("replay_next", "right,space", "step(1)", "next", key_display="→"),
-    KeySpec("replay_start", "home", "jump(0)", "prev", show=False),
-    KeySpec("replay_end", "end", "jump(-1)", "next", show=False),
+    KeySpec("replay_start", "home", "jump(0)", "replay_start", show=False),
+    KeySpec("replay_end", "end", "jump(-1)", "replay_end", show=False),
     KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
     KeySpec("quit", "q", "quit", "quit"),
 )
@@ -104,6 +107,7 @@ HELP_KEYS = (
 SETTINGS_KEYS = (
     KeySpec("settings_language", "l", "language", "language"),
     KeySpec("settings_colour", "m", "colour", "colour_mode"),
+    KeySpec("settings_auto_pass", "a", "auto_pass", "auto_pass_key"),
     KeySpec("settings_close", "escape,backspace,q", "close", "back", key_display="Esc"),
 )
 OVER_KEYS = (
@@ -118,7 +122,7 @@ CONFIRM_KEYS = (
 LOBBY_KEYS = (
     KeySpec("lobby_join", "enter", "join", "confirm"),
     KeySpec("lobby_manual", "m", "manual", "address"),
-    KeySpec("lobby_refresh", "r", "refresh", "next"),
+    KeySpec("lobby_refresh", "r", "refresh", "refresh"),
     KeySpec("lobby_back", "escape", "back", "back", key_display="Esc"),
     KeySpec("help", "question_mark", "help", "help", key_display="?"),
     KeySpec("quit", "q", "quit", "quit"),

@@ -129,6 +129,8 @@ class SeatSlot:
     bot: Bot | None = None
     bot_since: int = 0
     index: int = field(default=0)
+    #: Host rights given to this seat (an open table's first player): they come back with its token.
+    host: bool = False
 
     @property
     def online(self) -> bool:
@@ -160,9 +162,13 @@ class Table:
         auto_start: bool = False,
         seed: int | None = None,
         host_token: str | None = None,
+        open_host: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.name = name
+        #: While nobody holds the host rights, the next player to take a seat gets them: a
+        #: headless server's table (`fengsheng host`) is set up by someone who then joins it.
+        self.open_host = open_host
         self.players = players
         self.identities = identities or _first_identities(players, characters)
         self.deck = deck
@@ -416,8 +422,10 @@ class Table:
             self._reindex()
             log.info("%s: %s took seat %d", self.name, slot.name, slot.index)
         session.seat = slot.index if slot is not None else None
+        if slot is not None and slot.bot_level is None:
+            self._grant_host(slot, session)
         welcome_token = slot.token if slot is not None and slot.token else (self.host_token if is_host else "-")
-        session.send(P.welcome(session.seat, welcome_token, self.name, is_host))
+        session.send(P.welcome(session.seat, welcome_token, self.name, session.is_host))
         self.sessions.add(session)
         reply.set_result(session)
         if self.phase == LOBBY:
@@ -429,6 +437,18 @@ class Table:
             session.since = 0
             session.send_all(self.frames_for(session), self.frame_sizes)
             self._dirty = self._dirty or slot is not None
+
+    def _grant_host(self, slot: SeatSlot, session: Session) -> None:
+        """A seat given the host rights keeps them across reconnects; on an open table nobody
+        holds yet (outside a game), the seat taken now gets them."""
+        if slot.host:
+            session.is_host = True
+        elif self.open_host and self.phase != PLAYING and not session.is_host and not any(
+            s.is_host for s in self.sessions if s is not session
+        ):
+            slot.host = True
+            session.is_host = True
+            log.info("%s: %s (seat %d) holds the host rights", self.name, slot.name, slot.index)
 
     def _refusal(self, msg: dict[str, Any], is_host: bool) -> P.ProtocolError | None:
         token = msg["token"]
@@ -483,6 +503,8 @@ class Table:
             self.slots.remove(slot)
             self._reindex()
             log.info("%s: %s left the lobby", self.name, slot.name)
+            if session.is_host:
+                self._pass_host_on()
             return
         now = self.clock()
         slot.offline_since = now
@@ -490,6 +512,15 @@ class Table:
         prompt = self.game.prompts.get(seat) if self.game is not None else None
         if prompt is not None and prompt.id in self.deadlines:
             self.deadlines[prompt.id] = min(self.deadlines[prompt.id], now + self.offline_timeout)
+
+    def _pass_host_on(self) -> None:
+        """The host left an open table's lobby: the player seated longest takes the rights over."""
+        if not self.open_host or any(s.is_host for s in self.sessions):
+            return
+        for slot in self.slots:
+            if slot.session is not None and slot.bot_level is None:
+                self._grant_host(slot, slot.session)  # the next lobby frame tells him
+                return
 
     def _reindex(self) -> None:
         for i, slot in enumerate(self.slots):
@@ -514,6 +545,11 @@ class Table:
             return
         self.slots[session.seat].ready = ready
         self._dirty = True
+        if ready and len(self.slots) == self.players and all(slot.ready for slot in self.slots):
+            try:
+                self._start_game()
+            except OpError as exc:
+                session.send(P.error(exc.code, exc.message))
 
     # ------------------------------------------------------------------ host commands
 

@@ -13,7 +13,7 @@ import sys
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--connect", required=True, metavar="HOST:PORT", help="the server to join")
     parser.add_argument("--count", type=int, default=1, metavar="N", help="how many bots (default: 1)")
-    parser.add_argument("--level", default="random", metavar="L", help="bot level (default: random)")
+    parser.add_argument("--level", default="normal", metavar="L", help="bot level (default: normal)")
     parser.add_argument("--table", default=None, metavar="T", help="table name when the server has several")
     parser.add_argument("--password", default=None, metavar="PW", help="table password")
     parser.add_argument("--delay", type=float, default=0.5, metavar="S", help="pause before each answer")
@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"fengsheng bot: {exc}", file=sys.stderr)
                 break
             print(f"bot {n + 1} joined table {client.table} in seat {client.seat}", flush=True)
+            await client.ready(True)  # a bot is ready at once: "everyone ready" must not wait on it
             clients.append(client)
         if not clients:
             return 1

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         bot_delay = BOT_DELAY if args.bot_delay is None else args.bot_delay
         try:
             if args.resume is not None:
-                table = Table.resume(args.resume, data_dir=data_dir, bot_delay=bot_delay)
+                table = Table.resume(args.resume, data_dir=data_dir, bot_delay=bot_delay, open_host=True)
             else:
                 characters = args.characters
                 if characters is None:
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
                     args.name or _default_name(), players=args.players, identities=args.identities,
                     characters=characters, character_choices=args.character_choices,
                     password=args.password, timers=timers, data_dir=data_dir, bot_delay=bot_delay,
-                    auto_start=args.start, seed=args.seed,
+                    auto_start=args.start, seed=args.seed, open_host=True,
                 )
                 for _ in range(args.bots):
                     table.add_bot()
@@ -103,7 +103,9 @@ def run(args: argparse.Namespace) -> int:
         address = args.interface or _lan_address()
         print(f"table {table.name!r} on port {server.port}: {_describe(table)}", flush=True)
         print(f"join with: fengsheng join {address}:{server.port}", flush=True)
-        print(f"host token: {table.host_token}", flush=True)
+        print("the first player to join holds the host rights (add bots, start); or join as host with:",
+              flush=True)
+        print(f"  fengsheng join {address}:{server.port} --host-token {table.host_token}", flush=True)
         advertiser = None if args.no_advertise else await _advertise(table, server.port, args.interface)
         try:
             if advertiser is None:

@@ -13,6 +13,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None, help="your name at the table")
     parser.add_argument("--password", default=None, help="the table password, if it has one")
     parser.add_argument("--spectate", action="store_true", help="watch without taking a seat")
+    parser.add_argument("--host-token", default=None, metavar="TOKEN",
+                        help="the host token `fengsheng host` printed: join with the host rights")
     parser.add_argument("--mono", action="store_true", help="no colours (红/蓝/黑 are always written)")
     parser.add_argument("--interface", dest="interfaces", action="append", metavar="IP",
                         help="IPv4 address of an interface to browse on (repeatable)")
@@ -40,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         remember(host, port)
         session = NetSession(host, port, name, password=args.password, spectate=args.spectate,
-                             seats=SeatTokens())
+                             token=args.host_token, seats=SeatTokens())
     app = FengshengApp(session, lang=args.lang, player_name=name, mono=args.mono, lobby=session is None,
                        interfaces=args.interfaces)
     app.run()

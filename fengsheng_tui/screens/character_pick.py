@@ -104,7 +104,7 @@ class CharacterPickScreen(FsScreen):
             name = words.character_name(self.picked) if self.picked else "…"
             head.append("\n" + words("picked_wait", name=name), style="italic")
         if state.error:
-            head.append("\n" + words("error", message=state.error), style="italic")
+            head.append("\n" + words.error(state.error_code, state.error), style="italic")
         self.query_one("#pick-head", Static).update(head)
         blocks: list[Group | Text] = []
         for i, cid in enumerate(choices):

@@ -35,7 +35,8 @@ class SettingsScreen(FsScreen):
         words = app.words
         parts: list[Text | Table] = [Text(words("settings"), style="bold underline")]
         parts.append(Text(f"l  {words('language')}: {'中文' if words.lang == 'zh' else 'English'}"))
-        parts.append(Text(f"m  {words('colour_mode')}: {'mono' if app.mono else 'colour'}"))
+        parts.append(Text(f"m  {words('colour_mode')}: {words('colour_off' if app.mono else 'colour_on')}"))
+        parts.append(Text(f"a  {words('auto_pass')}: {words('on_' if app.auto_pass else 'off')}"))
         parts.append(Text(""))
         parts.append(Text(words("key_bindings"), style="bold underline"))
         keys = Table.grid(padding=(0, 2))
@@ -53,6 +54,10 @@ class SettingsScreen(FsScreen):
     def action_colour(self) -> None:
         self.fs_app.mono = not self.fs_app.mono
         self.fs_app.refresh_all()
+
+    def action_auto_pass(self) -> None:
+        self.fs_app.auto_pass = not self.fs_app.auto_pass
+        self.refresh_view()
 
     def action_close(self) -> None:
         self.app.pop_screen()

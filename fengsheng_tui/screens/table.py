@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widget import Widget
-from textual.widgets import Footer, Input
+from textual.widgets import Footer, Input, Static
 
-from ..choice import Chooser
+from ..choice import PASS_VERBS, Chooser
 from ..keys import TABLE_KEYS
 from ..widgets.hand import HandPanel
 from ..widgets.log import EventLog
@@ -18,6 +20,15 @@ from ..widgets.transit import TransitPanel
 from .base import FsScreen
 
 PROMPT_LINES = 5
+#: The smallest terminal the table is laid out for; below it a notice says so.
+MIN_SIZE = (80, 24)
+#: The log keeps at least this many rows: the message panel gives up lines first.
+LOG_MIN = 3
+#: Seconds before an automatic pass, drawn from a generator of our own (never the game's), so
+#: the table cannot tell "nothing to play" from "thought about it".
+AUTO_PASS_DELAY = (0.6, 1.8)
+#: Lines the message panel may grow beyond the seat rows (a 识破 chain), when the screen has them.
+TRANSIT_EXTRA = 4
 
 
 class TableScreen(FsScreen):
@@ -29,6 +40,9 @@ class TableScreen(FsScreen):
         super().__init__()
         self.chooser = Chooser()
         self.heights: dict[str | None, int] = {}
+        self.auto_pass_rng = random.Random()
+        #: The response prompt an automatic pass is scheduled for.
+        self.auto_pass_for: int | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -40,6 +54,7 @@ class TableScreen(FsScreen):
         yield EventLog(id="log")
         yield PromptPanel(id="prompt")
         yield Input(id="chat", placeholder=self.fs_app.words("chat_placeholder"), max_length=200, disabled=True)
+        yield Static(id="too-small")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -67,6 +82,11 @@ class TableScreen(FsScreen):
         app = self.fs_app
         state, words, mono = app.state, app.words, app.mono
         self.chooser.reset(state.prompt, state.hand)
+        width, height = self.app.size
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.set_class(small, "-too-small")
+        if small:
+            self.query_one("#too-small", Static).update(words("too_small", w=width, h=height))
         self.query_one(StatusBar).show(state, words, layout=False)
         banner = self.query_one(Banner)
         if banner.display != app.connection_lost:
@@ -74,10 +94,8 @@ class TableScreen(FsScreen):
         banner.update(words("lost_conn"), layout=False)
         # With characters the seat rows need the room: the message panel gives some up.
         self.set_class(any(seat.get("character") for seat in state.seats), "-characters")
-        seats, transit = self.query_one(SeatsPanel), self.query_one(TransitPanel)
-        seats.show(state, words, mono, layout=False)
-        transit.show(state, words, mono, layout=False)
-        self.fix_height(self.query_one("#top"), max(seats.lines, transit.lines, 3) + 2)
+        self.query_one(SeatsPanel).show(state, words, mono, layout=False)
+        self.schedule_auto_pass()
         self.refresh_choice()
         if log:
             self.query_one(EventLog).show(state, words, layout=False)
@@ -93,6 +111,38 @@ class TableScreen(FsScreen):
         prompt.show(app.state, self.chooser, app.words, app.mono, layout=False)
         self.fix_height(hand, hand.lines + 2)
         self.fix_height(prompt, min(prompt.lines, PROMPT_LINES))
+        self.fit_top()
+
+    def schedule_auto_pass(self) -> None:
+        """A response window where nothing of ours is playable passes by itself, after a random
+        pause (Settings `a` turns this off)."""
+        prompt = self.chooser.prompt
+        if not self.fs_app.auto_pass or prompt is None or prompt.get("kind") != "response":
+            return
+        prompt_id = prompt.get("id")
+        if prompt_id == self.auto_pass_for or self.chooser.sent_for == prompt_id:
+            return
+        if any(o.get("verb") not in PASS_VERBS for o in self.chooser.options):
+            return
+        self.auto_pass_for = prompt_id if isinstance(prompt_id, int) else None
+        self.set_timer(self.auto_pass_rng.uniform(*AUTO_PASS_DELAY), lambda: self.auto_pass_now(prompt_id))
+
+    def auto_pass_now(self, prompt_id: object) -> None:
+        prompt = self.chooser.prompt
+        if self.fs_app.auto_pass and prompt is not None and prompt.get("id") == prompt_id:
+            self._submit(self.chooser.pass_())
+
+    def fit_top(self) -> None:
+        """The seats and the message panel get what the hand, the prompt, the footer and a
+        minimal log leave, so the prompt line never drops off the screen; a long stack shows
+        its newest entries."""
+        app = self.fs_app
+        fixed = 1 + int(app.connection_lost) + self.heights.get("hand", 3) + self.heights.get("prompt", 1) + 1
+        room = app.size.height - fixed - LOG_MIN - 2
+        seats, transit = self.query_one(SeatsPanel), self.query_one(TransitPanel)
+        limit = max(3, seats.lines, min(room, seats.lines + TRANSIT_EXTRA))
+        transit.show(app.state, app.words, app.mono, layout=False, max_lines=limit)
+        self.fix_height(self.query_one("#top"), max(seats.lines, transit.lines, 3) + 2)
 
     def fix_height(self, widget: Widget, height: int) -> None:
         """Set a panel's height; the screen re-lays out only when it changed."""
@@ -107,6 +157,9 @@ class TableScreen(FsScreen):
         if option is not None and prompt is not None:
             self.fs_app.choose(int(prompt["id"]), option)
         self.refresh_choice()
+
+    def action_log(self, step: int) -> None:
+        self.query_one(EventLog).scroll_log(step)
 
     def action_card(self, n: int) -> None:
         self.chooser.pick_card(n, self.fs_app.words)

@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Input, Static
 
+from ..i18n import Words
 from ..keys import TABLE_LOBBY_KEYS
 from .base import FsScreen
 
@@ -30,15 +31,19 @@ def seat_entries(table: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def identities_label(name: Any, players: Any) -> str:
-    """`default (2/2/1)`: military / latent / neutral, so the host sees who is in the game."""
+def identities_label(name: Any, players: Any, words: Words) -> str:
+    """`新手（军情处2 潜伏战线2 打酱油的0）`, so everyone sees who is in the game."""
     from engine import identity_options
 
     try:
         counts = identity_options(players)[name] if isinstance(players, int) else None
     except KeyError:
         counts = None
-    return f"{name} ({'/'.join(map(str, counts))})" if counts else str(name)
+    return words.lineup(name, counts)
+
+
+#: Actions only the host may take: hidden from everyone else's footer, and their keys do nothing.
+HOST_ACTIONS = frozenset({"start", "bot", "players", "identities", "characters"})
 
 
 class TableLobbyScreen(FsScreen):
@@ -51,6 +56,7 @@ class TableLobbyScreen(FsScreen):
     def __init__(self) -> None:
         super().__init__()
         self.is_ready = False
+        self._shown_host: bool | None = None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
@@ -65,6 +71,13 @@ class TableLobbyScreen(FsScreen):
     @property
     def table(self) -> dict[str, Any]:
         return self.fs_app.state.lobby or {}
+
+    @property
+    def is_host(self) -> bool:
+        return bool(self.table.get("host", self.fs_app.state.host))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.is_host or action not in HOST_ACTIONS
 
     @property
     def options(self) -> dict[str, Any]:
@@ -92,7 +105,11 @@ class TableLobbyScreen(FsScreen):
             seats.add_row(f"{i + 1}. {name}", kind, ready if seat else "")
         parts.append(seats)
         parts.append(Text(""))
-        parts.append(Text(words("host_options"), style="bold underline"))
+        host = self.is_host
+        if host != self._shown_host:
+            self._shown_host = host
+            self.refresh_bindings()
+        parts.append(Text(words("host_options" if host else "table_options"), style="bold underline"))
         opts = self.options
         for key in OPTION_KEYS:
             if key in opts:
@@ -100,14 +117,18 @@ class TableLobbyScreen(FsScreen):
                 if key == "character_choices" and not opts.get("characters"):
                     continue
                 if key == "identities":
-                    value = identities_label(value, opts.get("players"))
+                    value = identities_label(value, opts.get("players"), words)
+                elif key == "deck":
+                    value = words.deck(value)
                 if isinstance(value, bool):
                     value = words("on_") if value else words("off")
                 elif isinstance(value, dict):
-                    value = " ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in value.items())
+                    value = words.timers(value)
                 parts.append(Text(f"{words(key)}: {value}"))
+        parts.append(Text(""))
+        parts.append(Text(words("host_hint" if host else "guest_hint"), style="dim"))
         if state.error:
-            parts.append(Text(words("error", message=state.error), style="italic"))
+            parts.append(Text(words.error(state.error_code, state.error), style="italic"))
         self.query_one("#table-lobby", Static).update(Group(*parts))
 
     def _op(self, command: str, **args: Any) -> None:
@@ -123,7 +144,7 @@ class TableLobbyScreen(FsScreen):
 
     def action_bot(self, step: int) -> None:
         if step > 0:
-            self._op("add_bot", level="random")
+            self._op("add_bot", level="normal")
         else:
             self._op("remove_bot")
 

@@ -10,9 +10,23 @@ from ..i18n import Words
 
 
 class EventLog(Static):
-    """Shows the newest lines that fit; old lines scroll away (the whole log stays in state)."""
+    """Shows the newest lines that fit; PageUp/PageDown scroll back through the whole log (kept in
+    state), End returns to the newest line."""
 
     _shown: tuple[ClientState, Words] | None = None
+    #: Lines scrolled back from the newest (0: the newest line is the last one shown).
+    scrolled_back = 0
+
+    def scroll_log(self, step: int) -> None:
+        """Move a page (`step` pages; 0 jumps back to the newest line)."""
+        if self._shown is None:
+            return
+        state, words = self._shown
+        height = max(1, self.size.height) if self.size.height else 8
+        total = len(state.log_lines(words))
+        page = step * max(1, height - 1)
+        self.scrolled_back = 0 if step == 0 else max(0, min(total - height, self.scrolled_back + page))
+        self.show(state, words)
 
     def on_resize(self) -> None:
         """Another panel grew or shrank: as many lines as now fit."""
@@ -21,9 +35,10 @@ class EventLog(Static):
 
     def show(self, state: ClientState, words: Words, layout: bool = True) -> None:
         self._shown = (state, words)
-        self.border_title = f"{words('log')} / {words('chat')}"
         height = max(1, self.size.height) if self.size.height else 8
-        lines = state.log_lines(words, height)
+        lines = state.log_lines(words, height + self.scrolled_back)[:height]
+        self.border_title = words("log_scrolled", n=self.scrolled_back) if self.scrolled_back else \
+            f"{words('log')} / {words('chat')}"
         text = Text()
         for i, (line, is_chat) in enumerate(lines):
             if i:

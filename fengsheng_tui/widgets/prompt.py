@@ -121,7 +121,7 @@ class PromptPanel(Static):
         if chooser.note:
             lines.append(Text(chooser.note, style="italic"))
         if state.error:
-            lines.append(Text(words("error", message=state.error), style="italic"))
+            lines.append(Text(words.error(state.error_code, state.error), style="italic"))
         width = max(10, self.size.width) if self.size.width else 78
         self.lines = sum(len(line.wrap(measure_console(), width)) for line in lines)
         self.update(Group(*lines), layout=layout)

@@ -1,4 +1,4 @@
-"""Rich text for cards and seats. Colour is never the only signal: 红/蓝/黑 (R/B/K) is written too."""
+"""Rich text for cards and seats. Colour is never the only signal: 红/蓝/黑 (R/B/Bk) is written too."""
 
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ def card_text(face: Mapping[str, Any] | None, words: Words, mono: bool = False) 
     text.append("[")
     text.append(words.colour(colour), style=colour_style(colour, mono))
     text.append("·" + words.method(face.get("method", "?")) + "]")
+    tag = words.probe_tag(face)
+    if tag:
+        text.append(tag, style="italic")
     return text
 
 

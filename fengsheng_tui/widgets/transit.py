@@ -15,7 +15,9 @@ class TransitPanel(Static):
     #: Lines the last `show` drew: the table fixes the panel's height from it.
     lines = 1
 
-    def show(self, state: ClientState, words: Words, mono: bool = False, layout: bool = True) -> None:
+    def show(self, state: ClientState, words: Words, mono: bool = False, layout: bool = True,
+             max_lines: int | None = None) -> None:
+        """At most `max_lines` lines: a long 识破 chain shows its newest entries and `…还有N项`."""
         self.border_title = words("message")
         view = state.view or {}
         seats = state.seats
@@ -45,7 +47,14 @@ class TransitPanel(Static):
         if not stack:
             title.append(words("stack_empty"), style="dim")
         lines.append(title)
-        for depth, item in enumerate(stack):
+        width = max(10, self.size.width) if self.size.width else 28
+        used = sum(len(line.wrap(measure_console(), width)) for line in lines)
+        room = len(stack) if max_lines is None else max(1, max_lines - used)
+        hidden = max(0, len(stack) - room)
+        if hidden:
+            # The newest entries resolve first (后发先至): those are the ones to see.
+            title.append(words("more_entries", n=hidden), style="dim")
+        for depth, item in list(enumerate(stack))[hidden:]:
             line = Text(f" {depth + 1}. {words.seat_name(seats, item.get('user'), me)} ")
             line.append_text(card_text(item.get("card"), words, mono))
             if item.get("target_seat") is not None:
@@ -54,7 +63,8 @@ class TransitPanel(Static):
                 line.append(f" ({words('on')} ")
                 line.append_text(card_text(item["target_card"], words, mono))
                 line.append(")")
+            line.no_wrap = True
+            line.overflow = "ellipsis"
             lines.append(line)
-        width = max(10, self.size.width) if self.size.width else 28
-        self.lines = sum(len(line.wrap(measure_console(), width)) for line in lines)
+        self.lines = used + len(stack) - hidden
         self.update(Group(*lines), layout=layout)
