@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from .. import prompts as P
 from ..cards import BLUE, RED
 from . import Triggered, register
-from ._placing import PLACE, black_cards
+from .effects import PLACE, black_cards
 
 if TYPE_CHECKING:
     from ..game import Game

@@ -1,8 +1,4 @@
-"""大美女 (Great Beauty): open, female. 精明 · 爱情 (CHARACTERS.md).
-
-Also home of two small effects other characters share: putting a hand card back on top of the
-draw pile (精明, 致命香水's 攻守兼备) and revealing one's identity card (爱情, 礼服蒙面人's 救美).
-"""
+"""大美女 (Great Beauty): open, female. 精明 · 爱情 (CHARACTERS.md)."""
 
 from __future__ import annotations
 
@@ -10,55 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 from .. import prompts as P
 from ..cards import BLACK
-from ..functions import OWN_PLAY, Target
-from ..state import STEP_ARRIVE, STEP_PLAY, STEP_TRANSMIT, StackItem, Step
+from ..functions import Target
+from ..state import StackItem, Step
 from ..steps import continuation
 from . import Active, Triggered, is_male, register
+from .effects import ANY_TIME, black_messages, burn, put_back, reveal_identity
 
 if TYPE_CHECKING:
     from ..game import Game
-
-ANY_TIME = frozenset({OWN_PLAY, STEP_PLAY, STEP_TRANSMIT, STEP_ARRIVE})  # "active:any": outside special phases
-
-
-# ---------------------------------------------------------------------- shared small effects
-
-def put_back(game: Game, seat: int) -> None:
-    """Ask `seat` for one hand card to put face-down on top of the draw pile."""
-    hand = game.state.seats[seat].hand
-    if not hand:
-        return
-    options = [P.option("put_back", c) for c in hand]
-    game.ask(seat, P.SKILL, options, options[-1].id, then="dameinv.put_back")
-
-
-@continuation("dameinv.put_back")
-def _put_back(game: Game, st: Step, opt: P.Option) -> None:
-    assert st.seat is not None and opt.card is not None
-    game.state.seats[st.seat].hand.remove(opt.card)
-    game.state.pile.append(opt.card)
-    game.log("put_back", {"card": game.face(opt.card)}, seen_by=(st.seat,), seat=st.seat, count=1)
-
-
-def reveal_identity(game: Game, seat: int) -> None:
-    """亮出身份牌: the identity card turns face-up for good."""
-    player = game.state.seats[seat]
-    player.revealed = True
-    game.log("identity_revealed", seat=seat, identity=player.identity)
-
-
-def black_messages(game: Game) -> list[Target]:
-    """Every black message in front of a player still in the game, as (seat, card)."""
-    return [(seat, card) for seat in game.in_game() for card in game.state.seats[seat].messages
-            if game.card(card).colour == BLACK]
-
-
-def burn(game: Game, seat: int, card: int, by: int) -> None:
-    """烧毁 by a skill: the message goes to the discard pile (RULES.md §6.5)."""
-    game.state.seats[seat].messages.remove(card)
-    game.state.discard.append(card)
-    game.log("burned", seat=seat, card=game.face(card), by=by)
-
 
 # ---------------------------------------------------------------------- 精明
 

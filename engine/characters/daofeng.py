@@ -8,8 +8,8 @@ from .. import prompts as P
 from ..cards import LOCK, PROBE, SEND_BACK
 from ..config import LATENT, MILITARY
 from . import Passive, Triggered, card_as, register
+from .effects import give_card
 from .fuping import still_dying
-from .qibai import give_card
 
 if TYPE_CHECKING:
     from ..game import Game

@@ -9,7 +9,7 @@ from ..cards import BLACK, BLUE
 from ..functions import NO_TARGET, Target
 from ..state import STEP_ARRIVE, STEP_TRANSMIT, StackItem
 from . import Active, Triggered, register
-from .dameinv import burn
+from .effects import burn
 
 if TYPE_CHECKING:
     from ..game import Game

@@ -9,7 +9,7 @@ from ..cards import BLACK, PROBE, RED, SECRET
 from ..functions import Target
 from ..state import STEP_ARRIVE, STEP_TRANSMIT, StackItem
 from . import Active, Triggered, register
-from ._placing import black_cards
+from .effects import black_cards
 
 if TYPE_CHECKING:
     from ..game import Game

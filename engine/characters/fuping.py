@@ -10,7 +10,7 @@ from ..functions import Target
 from ..state import StackItem, Step
 from ..steps import continuation
 from . import Active, Triggered, register
-from .dameinv import ANY_TIME
+from .effects import ANY_TIME
 
 if TYPE_CHECKING:
     from ..game import Game

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..cards import LURE
-from ..functions import NO_TARGET, OWN_PLAY, Target, lure
-from ..state import STEP_ARRIVE, STEP_PLAY, STEP_TRANSMIT, StackItem
+from ..functions import NO_TARGET, Target, lure
+from ..state import STEP_TRANSMIT, StackItem
 from . import Active, register
+from .effects import ANY_TIME
 
 if TYPE_CHECKING:
     from ..game import Game
 
-ANY_TIME = frozenset({OWN_PLAY, STEP_PLAY, STEP_TRANSMIT, STEP_ARRIVE})
 
 
 def _lure_targets(game: Game, user: int, moment: str) -> list[Target] | None:

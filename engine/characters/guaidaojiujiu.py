@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from .. import prompts as P
 from ..cards import BLACK
 from . import Triggered, register
-from ._placing import hand_holders, take_random_card
+from .effects import hand_holders, take_random_card
 
 if TYPE_CHECKING:
     from ..game import Game

@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING, Any
 
 from .. import prompts as P
 from ..cards import BLACK, BLUE, RED
-from ..functions import OWN_PLAY, Target
-from ..state import STEP_ARRIVE, STEP_PLAY, STEP_TRANSMIT, StackItem, Step
+from ..functions import Target
+from ..state import StackItem, Step
 from ..steps import continuation, step
 from . import Active, register
+from .effects import ANY_TIME
 
 if TYPE_CHECKING:
     from ..game import Game
 
-ANY_TIME = frozenset({OWN_PLAY, STEP_PLAY, STEP_TRANSMIT, STEP_ARRIVE})
 ROSE_BLACK_TOP = 3  # black messages she may place when the revealed card is black
 ROSE_OTHERWISE = 1
 

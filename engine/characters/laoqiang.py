@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..cards import RED
-from ..functions import OWN_PLAY, Target
-from ..state import STEP_ARRIVE, STEP_PLAY, STEP_TRANSMIT, StackItem
+from ..functions import Target
+from ..state import StackItem
 from . import Active, cover, register
+from .effects import ANY_TIME
 from .laogui import JIUJI
 
 if TYPE_CHECKING:
     from ..game import Game
 
-ANY_TIME = frozenset({OWN_PLAY, STEP_PLAY, STEP_TRANSMIT, STEP_ARRIVE})
 HEMOU = "合谋"
 
 

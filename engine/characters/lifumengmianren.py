@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from .. import prompts as P
 from ..cards import BLACK
 from . import Triggered, is_female, register
-from .dameinv import burn, reveal_identity
+from .effects import burn, reveal_identity
 from .fuping import still_dying
 
 if TYPE_CHECKING:

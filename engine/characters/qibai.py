@@ -1,7 +1,4 @@
-"""柒佰 (Qibai): open, male. 敏锐 · 联动 · 风度 (CHARACTERS.md).
-
-Also home of "give one hand card to another player", which 刀锋's 嗜血 shares.
-"""
+"""柒佰 (Qibai): open, male. 敏锐 · 联动 · 风度 (CHARACTERS.md)."""
 
 from __future__ import annotations
 
@@ -10,28 +7,11 @@ from typing import TYPE_CHECKING, Any
 from .. import prompts as P
 from ..cards import BLUE, LOCK, RED
 from ..functions.lock import KEEN
-from ..state import Step
-from ..steps import continuation
 from . import Passive, Triggered, is_female, register
+from .effects import give_card
 
 if TYPE_CHECKING:
     from ..game import Game
-
-
-def give_card(game: Game, seat: int) -> None:
-    """Ask `seat` which hand card goes face-down to which other player (联动, 嗜血)."""
-    options = [P.option("give", c, to) for c in game.state.seats[seat].hand for to in game.others_in_game(seat)]
-    if options:
-        game.ask(seat, P.SKILL, options, options[0].id, then="qibai.give")
-
-
-@continuation("qibai.give")
-def _given(game: Game, st: Step, opt: P.Option) -> None:
-    assert st.seat is not None and opt.card is not None and opt.target_seat is not None
-    game.state.seats[st.seat].hand.remove(opt.card)
-    game.state.seats[opt.target_seat].hand.append(opt.card)
-    game.log("card_given", {"card": game.face(opt.card)}, seen_by=(st.seat, opt.target_seat),
-             seat=st.seat, to=opt.target_seat, count=1)
 
 
 MINRUI = Passive(KEEN)  # engine/functions/lock.py lets him lock in other players' turns

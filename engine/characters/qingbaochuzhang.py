@@ -6,15 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 from .. import prompts as P
 from ..cards import PROBE, RED, TEXT
-from ..state import Step
-from ..steps import continuation
 from . import Triggered, register
+from .effects import put_back
 
 if TYPE_CHECKING:
     from ..game import Game
-
-PUT_BACK = "put_back"
-
 
 def _i_probe(game: Game, owner: int, ctx: dict[str, Any]) -> bool:
     """"使用试探时": on playing it, even if it is then 识破'd (RULES.md §6.3)."""
@@ -24,18 +20,7 @@ def _i_probe(game: Game, owner: int, ctx: dict[str, Any]) -> bool:
 def _geqiang_youer(game: Game, owner: int, ctx: dict[str, Any], opt: P.Option) -> None:
     """隔墙有耳: draw 2, then one hand card goes back on top of the pile (his choice)."""
     game.draw(owner, 2)
-    hand = game.state.seats[owner].hand
-    if hand:
-        options = [P.option(PUT_BACK, card) for card in hand]
-        game.ask(owner, P.SKILL, options, options[-1].id, then="qingbaochuzhang.put_back")
-
-
-@continuation("qingbaochuzhang.put_back")
-def _put_back(game: Game, st: Step, opt: P.Option) -> None:
-    assert st.seat is not None and opt.card is not None
-    game.state.seats[st.seat].hand.remove(opt.card)
-    game.state.pile.append(opt.card)
-    game.log("put_on_pile", {"card": game.face(opt.card)}, seen_by=(st.seat,), seat=st.seat, count=1)
+    put_back(game, owner)
 
 
 GEQIANG_YOUER = Triggered("隔墙有耳", "played", _i_probe, _geqiang_youer)

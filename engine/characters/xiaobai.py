@@ -6,10 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 from .. import prompts as P
 from ..config import LATENT, MILITARY
-from ..functions import OWN_PLAY, Target
-from ..state import STEP_ARRIVE, STEP_PLAY, STEP_TRANSMIT, StackItem, Step
+from ..functions import Target
+from ..state import StackItem, Step
 from ..steps import continuation, step
 from . import Active, Passive, Triggered, register
+from .effects import ANY_TIME
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -18,7 +19,6 @@ QIAOZHUANG = Passive("乔装")  # the framework gives 小白 both genders (chara
 
 BRIBE_CARDS = 4
 EXPOSED_AT = 6
-ANY_TIME = frozenset({OWN_PLAY, STEP_PLAY, STEP_TRANSMIT, STEP_ARRIVE})
 
 
 def _shoumai_targets(game: Game, user: int, moment: str) -> list[Target] | None:

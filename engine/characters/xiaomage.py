@@ -8,7 +8,7 @@ from .. import prompts as P
 from ..cards import BLACK
 from ..config import LATENT, MILITARY
 from . import Triggered, register
-from ._placing import offer_black_placement
+from .effects import offer_black_placement
 
 if TYPE_CHECKING:
     from ..game import Game

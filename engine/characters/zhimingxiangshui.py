@@ -9,7 +9,7 @@ from ..cards import LOCK, LURE
 from ..state import Step
 from ..steps import continuation
 from . import Triggered, register
-from .dameinv import put_back
+from .effects import put_back
 from .fuping import still_dying
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from .. import prompts as P
 from ..cards import BLACK, LOCK, LURE
 from . import Passive, Triggered, card_as, register
-from ._placing import offer_black_placement
+from .effects import offer_black_placement
 
 if TYPE_CHECKING:
     from ..game import Game
