@@ -36,7 +36,7 @@ TABLE_KEYS = (
     KeySpec("target_prev", "left,up", "target(-1)", "target_key", key_display="←→"),
     KeySpec("target_next", "right,down", "target(1)", "target_key", show=False),
     *(KeySpec(f"target_{ch}", ch, f"pick({i})", "target_key", show=False) for i, ch in enumerate(TARGET_LETTERS)),
-    KeySpec("skill", "u", "skill", "skill_key", show=False),
+    KeySpec("skill", "u", "skill", "skill_key"),
     KeySpec("confirm", "enter", "confirm", "confirm"),
     KeySpec("pass", "space", "pass", "pass_key", key_display="Space"),
     KeySpec("back", "escape,backspace", "back", "back", key_display="Esc"),
@@ -90,14 +90,25 @@ def bindings(specs: tuple[KeySpec, ...], words: Words) -> list[object]:
     ]
 
 
+#: Bindings that share a meaning become one help row: (keys as shown, description word).
+GROUPS = {"card_key": ("1–9", "card_keys_help"), "target_key": ("←→ a–l", "target_key")}
+
+
 def describe(specs: tuple[KeySpec, ...], words: Words, keymap: dict[str, str] | None = None) -> list[tuple[str, str]]:
-    """(keys, what they do) rows for the help screen, after the player's remapping."""
+    """(keys, what they do) rows for the help screen, after the player's remapping: one row per
+    meaning (the nine card keys are one row), described in words, never by binding id."""
     keymap = keymap or {}
-    rows: list[tuple[str, str]] = []
+    rows: dict[str, tuple[str, str]] = {}
     for s in specs:
-        keys = keymap.get(s.id, s.keys).replace("question_mark", "?")
-        rows.append((keys, f"{words(s.word)} ({s.id})"))
-    return rows
+        keys = keymap.get(s.id, s.keys).replace("question_mark", "?").replace("pageup", "PgUp") \
+            .replace("pagedown", "PgDn")
+        group = GROUPS.get(s.word)
+        remapped = any(k.startswith(s.id.rsplit("_", 1)[0]) for k in keymap)
+        if group is not None and not remapped:
+            rows.setdefault(s.word, (group[0], words(group[1])))
+        else:
+            rows.setdefault(f"{s.word}:{s.action}", (keys, words(s.word)))
+    return list(rows.values())
 
 HELP_KEYS = (
     KeySpec("help_close", "escape,backspace,question_mark,q", "close", "back", key_display="Esc"),

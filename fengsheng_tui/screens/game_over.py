@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -14,6 +16,12 @@ from ..widgets.render import counts_text
 from .base import FsScreen
 
 FACTION_COLOUR = {"military": "blue", "latent": "red"}
+
+
+def short_path(path: str) -> str:
+    """`~/…` for a path in the home directory: shorter, and still one to copy."""
+    home = os.path.expanduser("~")
+    return "~" + path[len(home):] if home not in ("", "/") and path.startswith(home + os.sep) else path
 
 
 class GameOverScreen(FsScreen):
@@ -63,8 +71,14 @@ class GameOverScreen(FsScreen):
                           words.identity(seat.get("identity")), status,
                           counts_text(seat.get("counts", {}), words, app.mono))
         parts.append(table)
-        parts.append(Text(words("replay_saved", path=state.replay_path) if state.replay_path
-                          else words("replay_unsaved"), style="italic"))
+        if state.replay_path:
+            # The path on a line of its own, never folded in the middle of a name.
+            parts.append(Text(words("replay_saved_at"), style="italic"))
+            folder, name = os.path.split(short_path(state.replay_path))
+            parts.append(Text(f"  {folder}{os.sep}", style="italic", overflow="fold"))
+            parts.append(Text(f"  {name}", style="italic", overflow="fold"))
+        else:
+            parts.append(Text(words("replay_unsaved"), style="italic"))
         self.query_one("#over", Static).update(Group(*parts))
 
     def action_back(self) -> None:

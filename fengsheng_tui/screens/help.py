@@ -73,6 +73,7 @@ class HelpScreen(FsScreen):
                 seen.add(what)
                 keys.add_row(k, what)
         parts.append(keys)
+        parts += [Text("• " + words(key)) for key in ("hand_star_help", "auto_pass_help", "log_scroll_help")]
         parts.append(Text(words("keys_file", path=str(config_path())), style="italic"))
         self.query_one("#help", Static).update(Group(*parts))
 

@@ -13,6 +13,9 @@ from ..keys import LOBBY_KEYS
 from ..recent import load_recent, parse_address, remember
 from .base import FsScreen
 
+#: Seconds of silence after which "searching" becomes "nothing found yet (m to type an address)".
+SEARCH_SECONDS = 4.0
+
 
 class LobbyScreen(FsScreen):
     DEFAULT_CSS = """
@@ -26,6 +29,8 @@ class LobbyScreen(FsScreen):
         self.interfaces = interfaces
         self.games: dict[str, Any] = {}
         self.recent = load_recent()
+        #: Set once discovery has had time to hear from the LAN (SEARCH_SECONDS).
+        self.searched = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="lobby-title", classes="title")
@@ -38,7 +43,12 @@ class LobbyScreen(FsScreen):
         self.shown = True
         self.refresh_view()
         self.query_one("#games", OptionList).focus()
+        self.set_timer(SEARCH_SECONDS, self.search_done)
         self.browse()
+
+    def search_done(self) -> None:
+        self.searched = True
+        self.refresh_view()
 
     def refresh_view(self) -> None:
         if not self.shown:
@@ -55,7 +65,8 @@ class LobbyScreen(FsScreen):
             games.add_option(Option(f"{game.table}  {game.host}:{game.port}  "
                                     f"{game.seats_taken}/{game.seats_total}  {game.phase}{lock}", id=f"lan:{key}"))
         if not self.games:
-            games.add_option(Option(words("lobby_empty"), id="none", disabled=True))
+            games.add_option(Option(words("lobby_none" if self.searched else "lobby_empty"), id="none",
+                                    disabled=True))
         for host, port in self.recent:
             games.add_option(Option(f"{words('recent')}: {host}:{port}", id=f"recent:{host}:{port}"))
         if highlighted is not None and highlighted < games.option_count:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import time
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widget import Widget
@@ -41,8 +43,11 @@ class TableScreen(FsScreen):
         self.chooser = Chooser()
         self.heights: dict[str | None, int] = {}
         self.auto_pass_rng = random.Random()
+        self.footer_for: tuple[bool, bool, bool, bool] | None = None
         #: The response prompt an automatic pass is scheduled for.
         self.auto_pass_for: int | None = None
+        #: (when, seconds): the last automatic pass scheduled, for tests and nothing else.
+        self.auto_pass_due: tuple[float, float] | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -112,6 +117,39 @@ class TableScreen(FsScreen):
         self.fix_height(hand, hand.lines + 2)
         self.fix_height(prompt, min(prompt.lines, PROMPT_LINES))
         self.fit_top()
+        moment = self.moment()
+        if moment != self.footer_for:
+            self.footer_for = moment
+            self.refresh_bindings()
+
+    def moment(self) -> tuple[bool, bool, bool, bool]:
+        """(a prompt is open, it can be passed, a skill is on offer, the game is over): what the
+        footer offers depends on nothing else."""
+        chooser = self.chooser
+        open_ = chooser.prompt is not None and chooser.sent_for is None
+        passable = open_ and any(o.get("verb") in PASS_VERBS for o in chooser.options)
+        return open_, passable, open_ and bool(chooser.skills()), bool((self.fs_app.state.view or {}).get("over"))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys that can do nothing now leave the footer (and do nothing): no `Space 放弃` in a
+        forced discard, nothing to choose once the game is over, `u 技能` only with a skill."""
+        open_, passable, skill, over = self.moment()
+        if action in ("card", "target", "pick", "confirm", "back"):
+            return open_ and not over or (action == "back" and self.query_one("#chat", Input).display)
+        if action == "pass":
+            return passable
+        if action == "skill":
+            return skill
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key bound to nothing here gets a short hint instead of silence."""
+        if not event.is_printable or not event.character or self.query_one("#chat", Input).display:
+            return
+        bound = {key.strip() for binding in self._bindings.key_to_bindings for key in binding.split(",")}
+        if event.key not in bound and event.character not in bound:
+            self.chooser.note = self.fs_app.words("wrong_key")
+            self.refresh_choice()
 
     def schedule_auto_pass(self) -> None:
         """A response window where nothing of ours is playable passes by itself, after a random
@@ -125,7 +163,9 @@ class TableScreen(FsScreen):
         if any(o.get("verb") not in PASS_VERBS for o in self.chooser.options):
             return
         self.auto_pass_for = prompt_id if isinstance(prompt_id, int) else None
-        self.set_timer(self.auto_pass_rng.uniform(*AUTO_PASS_DELAY), lambda: self.auto_pass_now(prompt_id))
+        delay = self.auto_pass_rng.uniform(*AUTO_PASS_DELAY)
+        self.auto_pass_due = (time.monotonic(), delay)
+        self.set_timer(delay, lambda: self.auto_pass_now(prompt_id))
 
     def auto_pass_now(self, prompt_id: object) -> None:
         prompt = self.chooser.prompt
@@ -221,6 +261,10 @@ class TableScreen(FsScreen):
 
     def action_quit(self) -> None:
         from .confirm import ConfirmQuit
+
+        if (self.fs_app.state.view or {}).get("over"):
+            self.app.run_worker(self.fs_app.action_quit())  # nothing left to lose: no question
+            return
 
         def done(really: bool | None) -> None:
             if really:

@@ -24,7 +24,7 @@ class HandPanel(Static):
              layout: bool = True) -> None:
         view = state.view or {}
         identity = view.get("identity")
-        self.border_title = f"{words('hand')} · {words('identity')}: {words.identity(identity)}"
+        self.border_title = f"{words('hand')} ({words('hand_star')}) · {words('identity')}: {words.identity(identity)}"
         width = max(20, self.size.width) if self.size.width else 76
         text = Text(no_wrap=True)
         used = 0

@@ -96,7 +96,7 @@ async def test_table_lobby_host_turns_characters_on_and_starts_a_character_game(
             await wait_for(pilot, lambda: "Characters: on" in screen_text(app))
             assert "Characters to pick from: 3" in screen_text(app)
             await pilot.press("i")
-            await wait_for(pilot, lambda: "Identities: default (1/1/2)" in screen_text(app))
+            await wait_for(pilot, lambda: "Identities: standard (Military 1, Latent 1, Neutral 2)" in screen_text(app))
             assert "Error" not in screen_text(app)
             await pilot.press("s")
             await wait_for(pilot, lambda: isinstance(app.screen, CharacterPickScreen))
