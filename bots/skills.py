@@ -384,8 +384,11 @@ class SkillSense:
     def skill_move(self, options: list[dict]) -> dict | None:
         """The best active skill to use now, if it is clearly worth it."""
         best, top = None, CLEAR
+        waiting = {i["card"].get("skill") for i in self.view["stack"] if i["user"] == self.seat}
         for o in options:
-            if o["verb"] != "skill" or o.get("name") in COUNTS_AS:
+            # A use of its own still waiting on the stack already does the job (and the engine does
+            # not stop 掩护 being stacked again and again: that would never end).
+            if o["verb"] != "skill" or o.get("name") in COUNTS_AS or o.get("name") in waiting:
                 continue
             score = self.active_score(o)
             if score > top + 1e-9:

@@ -236,7 +236,7 @@ def test_a_bot_decides_the_same_whatever_is_hidden_with_characters() -> None:
 
     def compare(game: Game, bot, seat_view: dict) -> None:
         calls[0] += 1
-        if bot.level not in checked or calls[0] % 3:
+        if bot.level not in checked or calls[0] % 5:
             return
         seat = bot.seat
         other = hide_differently(game, seat, rng)
@@ -246,7 +246,7 @@ def test_a_bot_decides_the_same_whatever_is_hidden_with_characters() -> None:
         assert first.decide(seat_view) == second.decide(view(other, seat))
         checked[bot.level] += 1
 
-    for seed in range(10):
+    for seed in range(6):
         players, identities = ((5, "default"), (6, "3v3"), (7, "alt"))[seed % 3]
         drive(GameConfig(players=players, identities=identities, characters=True), 700 + seed,
               [("normal", "basic")[s % 2] for s in range(players)], compare)
@@ -332,7 +332,7 @@ def test_normal_beats_random_in_3v3() -> None:
 
 def test_normal_beats_random_in_3v3_with_characters() -> None:
     wins = faction_games(GameConfig(players=6, identities="3v3", characters=True), "normal", "random", 120, 40_000)
-    assert wins["normal"] >= 96, wins  # measured about 97% (bench/bot_bench.py); 80% leaves room for chance
+    assert wins["normal"] >= 96, wins  # bench: 95.4% of 1,000 games; 80% leaves room for chance
 
 
 # ---------------------------------------------------------------------- the arena of `fengsheng sim`

@@ -244,8 +244,11 @@ def skill_options(game: Game, seat: int, moment: str) -> list[P.Option]:
     if c is None:
         return []
     options = []
+    waiting = {item.skill for item in game.state.stack if item.user == seat}
     for skill in c.skills:
-        if isinstance(skill, Active) and moment in skill.moments and usable(game, seat, skill):
+        # [DECISION] a skill cannot be used again while its previous use is still on the stack.
+        if isinstance(skill, Active) and moment in skill.moments and usable(game, seat, skill) \
+                and skill.name not in waiting:
             for target_seat, target_card in skill.targets(game, seat, moment) or ():
                 options.append(P.option("skill", None, target_seat, target_card, name=skill.name))
     return options
