@@ -451,4 +451,5 @@ def play_until_over(pane: Pane, lang: str, timeout: float = 40.0) -> tuple[str, 
         except AssertionError:
             attempt += 1
             screen = pane.capture()
-    return screen, answers
+    # The game-over footer can be painted a moment before the board itself: wait for the board.
+    return pane.wait_for(winners, timeout=10), answers
