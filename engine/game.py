@@ -707,21 +707,28 @@ class Game:
                 self.push("death", seat)
                 self.fire("dying", seat=seat)
             return
-        if s.config.characters and characters.check_tasks(self):
+        order = self.order_from(s.current)
+        faction_seat = next((seat for seat in order if self._faction_won(seat)), None)
+        task_seat = characters.task_seat(self) if s.config.characters else None
+        # Both at the same moment: the first in 顺位 from the current player declares (RULES.md §8.3).
+        if task_seat is not None and (faction_seat is None or order.index(task_seat) < order.index(faction_seat)):
+            characters.declare_task(self, task_seat)
             return
-        for seat in self.order_from(s.current):
-            player = s.seats[seat]
-            colour = FACTION_COLOUR.get(player.identity)
-            if player.in_game and colour is not None and self.colour_count(seat, colour) >= 3:
-                winners = [x.index for x in s.seats
-                           if x.identity == player.identity and (x.in_game or s.config.dead_share_win)]
-                self.declare(seat, winners, "faction")
-                return
+        if faction_seat is not None:
+            identity = s.seats[faction_seat].identity
+            winners = [x.index for x in s.seats if x.identity == identity and (x.in_game or s.config.dead_share_win)]
+            self.declare(faction_seat, winners, "faction")
+            return
         alive = self.in_game()
         if len(alive) == 1:
             self.declare(alive[0], alive, "last_standing")
         elif not alive:
             self._finish(None, [], "nobody_left")
+
+    def _faction_won(self, seat: int) -> bool:
+        player = self.state.seats[seat]
+        colour = FACTION_COLOUR.get(player.identity)
+        return player.in_game and colour is not None and self.colour_count(seat, colour) >= 3
 
     def _death(self, seat: int) -> None:
         s = self.state

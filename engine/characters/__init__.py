@@ -406,11 +406,25 @@ def _use_triggered(game: Game, seat: int, skill: Triggered, ctx: dict[str, Any],
 
 def check_tasks(game: Game) -> bool:
     """A neutral whose secret task is complete declares victory (RULES.md §8.3). True if one did."""
+    seat = task_seat(game)
+    if seat is None:
+        return False
+    declare_task(game, seat)
+    return True
+
+
+def declare_task(game: Game, seat: int) -> None:
+    game.log("task_completed", seat=seat, character=game.state.seats[seat].character)
+    game.declare(seat, [seat], "secret_task")
+
+
+def task_seat(game: Game) -> int | None:
+    """The first seat in 顺位 from the current player whose (always-judged) secret task is met."""
     s = game.state
     seats = s.seats
     tasked = _step_tasks(tuple([p.character for p in seats]))  # checked whenever the engine waits
     if not tasked:
-        return False
+        return None
     n = len(seats)
     for seat in sorted(tasked, key=lambda x: (x - s.current) % n) if len(tasked) > 1 else tasked:
         player = seats[seat]
@@ -419,10 +433,8 @@ def check_tasks(game: Game) -> bool:
         c = character_of(game, seat)
         assert c is not None and c.task is not None
         if c.task(game, seat, {}):
-            game.log("task_completed", seat=seat, character=c.id)
-            game.declare(seat, [seat], "secret_task")
-            return True
-    return False
+            return seat
+    return None
 
 
 @cache
