@@ -22,8 +22,15 @@ BURN = "烧毁"
 SEE_THROUGH = "识破"
 PROBE = "试探"
 TRUTH_OR_FALSE = "真伪莫辨"
+# Later edition only (deck variant `later`, CARDS.md Part B).
+TRANSFER = "转移"
+SWITCH = "调包"
+REINFORCE = "增援"
+GAMBLE = "博弈"
+WEIGH = "权衡"
 
-FUNCTIONS = (LOCK, LURE, INTERCEPT, SEND_BACK, DECRYPT, BURN, SEE_THROUGH, PROBE, TRUTH_OR_FALSE)
+FUNCTIONS = (LOCK, LURE, INTERCEPT, SEND_BACK, DECRYPT, BURN, SEE_THROUGH, PROBE, TRUTH_OR_FALSE,
+             TRANSFER, SWITCH, REINFORCE, GAMBLE, WEIGH)
 
 # Transmission methods.
 SECRET = "密电"

@@ -22,6 +22,11 @@ FUNCTION_EN = {
     "识破": "See Through",
     "试探": "Probe",
     "真伪莫辨": "Truth or False",
+    "转移": "Transfer",
+    "调包": "Switch",
+    "增援": "Reinforce",
+    "博弈": "Gamble",
+    "权衡": "Weigh",
 }
 METHOD_EN = {"密电": "Secret", "直达": "Direct", "文本": "Text"}
 COLOUR = {
@@ -98,6 +103,7 @@ UI: dict[str, dict[str, str]] = {
         "returning": "退回给传出者",
         "intercepted": "被{who}截获",
         "on": "对",
+        "replaced": "换下",
         "by": "{who}使用",
         "k_play": "出牌阶段：数字选牌，回车使用，空格结束出牌",
         "k_send": "传出情报：数字选一张牌，回车传出",
@@ -275,6 +281,7 @@ UI: dict[str, dict[str, str]] = {
         "returning": "back to sender",
         "intercepted": "intercepted by {who}",
         "on": "on",
+        "replaced": "replacing",
         "by": "by {who}",
         "k_play": "Play phase: digit picks a card, Enter uses it, Space ends the phase",
         "k_send": "Send a message: digit picks a card, Enter sends it",
@@ -491,6 +498,10 @@ EVENTS: dict[str, dict[str, str]] = {
         "message_inspected": "{seat}查看了传递中的情报{card}",
         "message_revealed": "{seat}翻开了传递中的情报：{card}",
         "message_swapped": "{seat}用牌堆顶的牌换下了传递中的情报{card}",
+        "transferred": "{seat}用转移把情报交给{to}，他必须接收",
+        "switched": "{seat}调包：{card}成为传递中的情报{old}",
+        "gambled": "{seat}博弈：牌堆顶的牌成为{to}面前的情报",
+        "weighed": "{seat}权衡：弃掉{count}张手牌{cards}，再摸同样多",
         "message_swapped_by": "{by}把{seat}面前的情报{card}放回牌堆顶，换成牌堆顶的牌",
         "message_taken": "{seat}拿走了{source}面前的情报：{card}",
         "message_taken_by": "{by}拿走了{seat}面前的情报：{card}",
@@ -571,6 +582,10 @@ EVENTS: dict[str, dict[str, str]] = {
         "message_inspected": "{seat} looks at the message in transit{card}",
         "message_revealed": "{seat} turns the message in transit face up: {card}",
         "message_swapped": "{seat} swaps the message in transit for the top card of the deck{card}",
+        "transferred": "{seat} transfers the message to {to}, who must accept it",
+        "switched": "{seat} switches: {card} becomes the message in transit{old}",
+        "gambled": "{seat} gambles: the top card of the deck becomes a message in front of {to}",
+        "weighed": "{seat} weighs: discards {count} hand cards{cards} and draws as many",
         "message_swapped_by": "{by} puts {card} in front of {seat} on the deck and gives him the top card instead",
         "message_taken": "{seat} takes {card} from in front of {source}",
         "message_taken_by": "{by} takes {card} from in front of {seat}",
@@ -772,6 +787,9 @@ class Words:
                 values["card"] = f"{colon}{card_text}{table['probe_detail'].format(probe=self.probe_text(card))}"
         else:
             values["card"] = card_text or self("face_down")
+        if kind == "switched":
+            old = ev.get("old")
+            values["old"] = f" ({self('replaced')} {self.card(old)})" if isinstance(old, dict) else ""
         if kind == "probe_concealed":
             answer = ev.get("answer")
             values["answer"] = f"{colon}{self(str(answer))}" if answer in ("answer_yes", "answer_no") else ""
@@ -864,6 +882,11 @@ CARD_HELP = {
         "识破": "另一张功能牌打出后、结算前：令其无效（可识破识破）。",
         "试探": "出牌阶段：背面交给一名其他角色，他须如实回答（摸牌、弃牌或说一句话）。",
         "真伪莫辨": "出牌阶段：从牌堆翻开与在场人数相同的牌，从你起每人随机获得一张作为情报。",
+        "转移": "（后期版）情报到达你面前时：把它交给另一名角色，他必须接收。",
+        "调包": "（后期版）情报传递时：用这张牌换下传递中的情报，新情报正面朝上，传递方式不变。",
+        "增援": "（后期版）出牌阶段：摸你的黑情报数加一张牌。",
+        "博弈": "（后期版）出牌阶段：指定一名角色，牌堆顶的牌成为他面前的情报。",
+        "权衡": "（后期版）出牌阶段：弃掉全部手牌，再摸同样多的牌。",
     },
     "en": {
         "锁定": "Your own turn (play or transmit): another player must accept this turn's message if it reaches him.",
@@ -875,6 +898,11 @@ CARD_HELP = {
         "识破": "After another function card is played, before it resolves: it has no effect (stackable).",
         "试探": "Play phase: hand it face down to another player, who answers truthfully (draw, discard or a line).",
         "真伪莫辨": "Play phase: reveal one card per player still in the game; from you on, each takes one at random as a message.",
+        "转移": "(later edition) When the message arrives at you: pass it to another player, who must accept it.",
+        "调包": "(later edition) Transmit: this card replaces the message in transit, face-up, same method.",
+        "增援": "(later edition) Play phase: draw your black messages + 1 cards.",
+        "博弈": "(later edition) Play phase: the top card of the deck becomes a message in front of a player.",
+        "权衡": "(later edition) Play phase: discard your whole hand, then draw as many.",
     },
 }
 

@@ -12,7 +12,22 @@ from __future__ import annotations
 from types import ModuleType
 from typing import TYPE_CHECKING, Protocol
 
-from ..cards import BURN, DECRYPT, INTERCEPT, LOCK, LURE, PROBE, SEE_THROUGH, SEND_BACK, TRUTH_OR_FALSE
+from ..cards import (
+    BURN,
+    DECRYPT,
+    GAMBLE,
+    INTERCEPT,
+    LOCK,
+    LURE,
+    PROBE,
+    REINFORCE,
+    SEE_THROUGH,
+    SEND_BACK,
+    SWITCH,
+    TRANSFER,
+    TRUTH_OR_FALSE,
+    WEIGH,
+)
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -32,7 +47,22 @@ class FunctionRule(Protocol):
 
 
 def _load() -> dict[str, ModuleType]:
-    from . import burn, decrypt, intercept, lock, lure, probe, see_through, send_back, truth_or_false
+    from . import (
+        burn,
+        decrypt,
+        gamble,
+        intercept,
+        lock,
+        lure,
+        probe,
+        reinforce,
+        see_through,
+        send_back,
+        switch,
+        transfer,
+        truth_or_false,
+        weigh,
+    )
 
     return {
         LOCK: lock,
@@ -44,6 +74,11 @@ def _load() -> dict[str, ModuleType]:
         SEE_THROUGH: see_through,
         PROBE: probe,
         TRUTH_OR_FALSE: truth_or_false,
+        TRANSFER: transfer,
+        SWITCH: switch,
+        REINFORCE: reinforce,
+        GAMBLE: gamble,
+        WEIGH: weigh,
     }
 
 
