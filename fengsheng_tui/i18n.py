@@ -625,9 +625,10 @@ LINEUP = {
     "en": {"default": "standard", "novice": "novice", "3v3": "3 vs 3", "alt": "variant"},
 }
 DECK = {
-    "zh": {"resolved": "标准牌堆", "fixed_method_by_function": "按功能定传递方式", "seed000_literal": "原始牌表"},
+    "zh": {"resolved": "标准牌堆", "fixed_method_by_function": "按功能定传递方式", "seed000_literal": "原始牌表",
+           "later": "后期版（转移、调包等）"},
     "en": {"resolved": "standard", "fixed_method_by_function": "method fixed by function",
-           "seed000_literal": "literal card list"},
+           "seed000_literal": "literal card list", "later": "later edition (Transfer, Switch, ...)"},
 }
 TIMER_KIND = {
     "zh": {"play": "出牌", "send": "传出", "response": "响应", "receive": "接收", "probe_discard": "试探弃牌",

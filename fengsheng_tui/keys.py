@@ -156,6 +156,7 @@ TABLE_LOBBY_KEYS = (
     KeySpec("players_down", "minus", "players(-1)", "players", show=False),
     KeySpec("identities", "i", "identities", "identities"),
     KeySpec("characters", "h", "characters", "characters"),
+    KeySpec("deck", "k", "deck", "deck"),
     KeySpec("chat", "c", "chat", "chat"),
     KeySpec("help", "question_mark", "help", "help", key_display="?"),
     KeySpec("quit", "q", "quit", "quit"),

@@ -35,6 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="play with characters (default: only when the players or identities need them)")
     parser.add_argument("--character-choices", type=int, choices=(2, 3), default=3, metavar="2|3",
                         help="characters dealt to each player to pick from (default: 3)")
+    parser.add_argument("--deck", default="resolved", metavar="NAME",
+                        help="deck variant: resolved (default), fixed_method_by_function, seed000_literal, later")
     parser.add_argument("--bots", type=int, default=0, metavar="K", help="seat K bots now")
     parser.add_argument("--password", default=None, help="table password")
     parser.add_argument("--no-advertise", action="store_true", help="do not advertise on the LAN (zeroconf)")
@@ -79,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
                     characters = needs_characters(args.players, args.identities)
                 table = Table(
                     args.name or _default_name(), players=args.players, identities=args.identities,
-                    characters=characters, character_choices=args.character_choices,
+                    characters=characters, character_choices=args.character_choices, deck=args.deck,
                     password=args.password, timers=timers, data_dir=data_dir, bot_delay=bot_delay,
                     auto_start=args.start, seed=args.seed, open_host=True,
                 )

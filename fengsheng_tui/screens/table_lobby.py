@@ -43,7 +43,7 @@ def identities_label(name: Any, players: Any, words: Words) -> str:
 
 
 #: Actions only the host may take: hidden from everyone else's footer, and their keys do nothing.
-HOST_ACTIONS = frozenset({"start", "bot", "players", "identities", "characters"})
+HOST_ACTIONS = frozenset({"start", "bot", "players", "identities", "characters", "deck"})
 
 
 class TableLobbyScreen(FsScreen):
@@ -170,6 +170,14 @@ class TableLobbyScreen(FsScreen):
         """Characters on or off; the server refuses (and says why) when the line-up needs them."""
         self.fs_app.state.error = None
         self._op("set_characters", characters=not bool(self.options.get("characters")))
+
+    def action_deck(self) -> None:
+        """The next deck variant (engine/data/deck.json: the resolved deck, its alternatives, `later`)."""
+        from engine.cards import deck_variants
+
+        names = list(deck_variants())
+        current = self.options.get("deck")
+        self._op("set_deck", deck=names[(names.index(current) + 1) % len(names)] if current in names else names[0])
 
     def action_chat(self) -> None:
         chat = self.query_one("#lobby-chat", Input)

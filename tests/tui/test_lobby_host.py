@@ -117,3 +117,24 @@ def test_server_errors_are_shown_in_the_players_language() -> None:
     assert Words("zh").error("not_host", "only the host may do that") == "错误：只有房主可以这样做"
     assert Words("en").error("not_host", "only the host may do that") == "Error: Only the host may do that"
     assert Words("en").error("bad_state", "turn characters on first") == "Error: turn characters on first"
+
+
+async def test_the_host_cycles_the_deck_with_k_and_the_game_uses_it(server: tuple[GameServer, Table]) -> None:
+    """The later-edition deck is selectable in the table lobby (issue 6)."""
+    srv, table = server
+    app = FengshengApp(NetSession("127.0.0.1", srv.port, "房主"), lang="zh", keymap={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen) and bool((app.state.lobby or {}).get("host")))
+        seen = []
+        for _ in range(4):
+            await pilot.press("k")
+            await wait_for(pilot, lambda: table.deck not in seen[-1:])
+            seen.append(table.deck)
+        assert "later" in seen
+        while table.deck != "later":
+            await pilot.press("k")
+            await pilot.pause(0.1)
+        assert "后期版" in screen_text(app)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.view is not None)
+        assert table.game is not None and table.game.state.config.deck == "later"
