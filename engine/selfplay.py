@@ -51,39 +51,33 @@ def play(config: GameConfig, seed: int, decide: Decide, check: bool = True,
          max_decisions: int = MAX_DECISIONS, observe: Observe | None = None) -> Game:
     """Play one game to its end; raise InvariantViolation or GameTooLong instead of returning a bad game.
 
-    With `observe`, a seat is first given the events projected for it since it last decided, as a
-    client receives them before it answers a prompt.
+    Each seat decides from `view(game, seat)` only. With `observe`, a seat is first given the events
+    projected for it since it last decided, as a client receives them before it answers a prompt.
     """
-    game = Game.new(config, seed)
-    order = answer_order_rng(seed)
     seen = [0] * config.players
-    if check:
-        _check(game)
-    while not game.over:
-        prompts = game.pending()
-        if len(prompts) > 1:
-            prompts.sort(key=lambda p: p.seat)
-            prompt = prompts[order.randrange(len(prompts))]
-        elif prompts:
-            prompt = prompts[0]
-        else:
-            raise InvariantViolation(game, ["no open prompt and the game is not over"])
+    game: Game | None = None
+
+    def pick(prompt: Prompt) -> str:
+        assert game is not None
         if observe is not None:
             observe(prompt.seat, events_for(game, prompt.seat, seen[prompt.seat]))
             seen[prompt.seat] = len(game.events)
-        game.choose(prompt.seat, prompt.id, decide(prompt.seat, view(game, prompt.seat)))
-        if check:
-            _check(game)
-        if game.state.decisions >= max_decisions and not game.over:
-            raise GameTooLong(f"seed {seed}: no end after {max_decisions} decisions")
-    return game
+        return decide(prompt.seat, view(game, prompt.seat))
+
+    def started(new_game: Game) -> None:
+        nonlocal game
+        game = new_game
+
+    return play_prompts(config, seed, pick, check, max_decisions, started)
 
 
 def play_prompts(config: GameConfig, seed: int, pick: Pick, check: bool = True,
-                 max_decisions: int = MAX_DECISIONS) -> Game:
+                 max_decisions: int = MAX_DECISIONS, started: Callable[[Game], None] | None = None) -> Game:
     """Like `play`, but `pick` answers the engine's prompt objects directly, with no projection:
     the cheap way to fuzz the rules (the projection has its own tests), and the bare-engine bench."""
     game = Game.new(config, seed)
+    if started is not None:
+        started(game)
     order = answer_order_rng(seed)
     if check:
         _check(game)

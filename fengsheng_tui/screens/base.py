@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from rich.console import Group, RenderableType
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Static
 
 from ..keys import KeySpec
 
@@ -42,3 +46,27 @@ class FsModal(Localized, ModalScreen[bool]):
     def __init__(self) -> None:
         super().__init__()
         self._localize()
+
+
+class TextScreen(FsScreen):
+    """A screen that is one scrollable block of text over the footer (game over, settings).
+
+    Subclasses name the block (`TEXT_ID`, for styles) and say what it shows (`parts`)."""
+
+    TEXT_ID: ClassVar[str] = "text"
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(id=self.TEXT_ID)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.shown = True
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        if self.shown:
+            self.query_one(f"#{self.TEXT_ID}", Static).update(Group(*self.parts()))
+
+    def parts(self) -> list[RenderableType]:
+        raise NotImplementedError

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import os
 
-from rich.console import Group
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
 
 from ..keys import OVER_KEYS
 from ..widgets.render import counts_text
-from .base import FsScreen
+from .base import TextScreen
 
 FACTION_COLOUR = {"military": "blue", "latent": "red"}
 
@@ -24,31 +21,21 @@ def short_path(path: str) -> str:
     return "~" + path[len(home):] if home not in ("", "/") and path.startswith(home + os.sep) else path
 
 
-class GameOverScreen(FsScreen):
+class GameOverScreen(TextScreen):
     DEFAULT_CSS = """
     GameOverScreen #over { padding: 1 2; }
     """
     KEYS = OVER_KEYS
+    TEXT_ID = "over"
 
-    def compose(self) -> ComposeResult:
-        with VerticalScroll():
-            yield Static(id="over")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.shown = True
-        self.refresh_view()
-
-    def refresh_view(self) -> None:
-        if not self.shown:
-            return
+    def parts(self) -> list[RenderableType]:
         app = self.fs_app
         words, state = app.words, app.state
         view = state.view or {}
         seats = state.seats
         me = state.seat
         winners = list(view.get("winners") or [])
-        parts: list[Text | Table] = [Text(words("game_over"), style="bold underline")]
+        parts: list[RenderableType] = [Text(words("game_over"), style="bold underline")]
         reason = view.get("win_reason")
         declarer = view.get("declarer")
         who = words.seat_name(seats, declarer, me)
@@ -79,7 +66,7 @@ class GameOverScreen(FsScreen):
             parts.append(Text(f"  {name}", style="italic", overflow="fold"))
         else:
             parts.append(Text(words("replay_unsaved"), style="italic"))
-        self.query_one("#over", Static).update(Group(*parts))
+        return parts
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -2,38 +2,25 @@
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
 
 from ..keys import SETTINGS_KEYS, TABLE_KEYS, config_path, describe
-from .base import FsScreen
+from .base import TextScreen
 
 
-class SettingsScreen(FsScreen):
+class SettingsScreen(TextScreen):
     DEFAULT_CSS = """
     SettingsScreen #settings { padding: 0 1; }
     """
     KEYS = SETTINGS_KEYS
+    TEXT_ID = "settings"
 
-    def compose(self) -> ComposeResult:
-        with VerticalScroll():
-            yield Static(id="settings")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.shown = True
-        self.refresh_view()
-
-    def refresh_view(self) -> None:
-        if not self.shown:
-            return
+    def parts(self) -> list[RenderableType]:
         app = self.fs_app
         words = app.words
-        parts: list[Text | Table] = [Text(words("settings"), style="bold underline")]
+        parts: list[RenderableType] = [Text(words("settings"), style="bold underline")]
         parts.append(Text(f"l  {words('language')}: {'中文' if words.lang == 'zh' else 'English'}"))
         parts.append(Text(f"m  {words('colour_mode')}: {words('colour_off' if app.mono else 'colour_on')}"))
         parts.append(Text(f"a  {words('auto_pass')}: {words('on_' if app.auto_pass else 'off')}"))
@@ -46,7 +33,7 @@ class SettingsScreen(FsScreen):
             keys.add_row(k, what)
         parts.append(keys)
         parts.append(Text(words("keys_file", path=str(config_path())), style="italic"))
-        self.query_one("#settings", Static).update(Group(*parts))
+        return parts
 
     def action_language(self) -> None:
         self.fs_app.set_language("en" if self.fs_app.words.lang == "zh" else "zh")
