@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, Any
 from .. import prompts as P
 from ..cards import BLACK
 from ..functions import Target
+from ..functions.burn import burn
 from ..state import StackItem, Step
 from ..steps import continuation
 from . import Active, Triggered, is_male, register
-from .effects import ANY_TIME, black_messages, burn, put_back, reveal_identity
+from .effects import ANY_TIME, black_messages, put_back, reveal_identity
 
 if TYPE_CHECKING:
     from ..game import Game

@@ -1,7 +1,7 @@
 """Effects several characters share, in one place: placing a black message from the hand in front
 of a player (英雄本色, 连击, 笑里藏刀), taking a random card from a player's hand (阴谋, 阳谋), putting
 a hand card back on top of the pile (精明, 攻守兼备, 隔墙有耳), giving a hand card away (联动, 嗜血),
-showing one's identity card (爱情, 救美, 合谋, 黄雀在后) and burning a message by a skill.
+and showing one's identity card (爱情, 救美, 合谋, 黄雀在后). Burning is 烧毁's own `burn`.
 
 Kept here so each character module states only when its skill applies, not how cards move.
 """
@@ -93,13 +93,6 @@ def black_messages(game: Game) -> list[Target]:
     """Every black message in front of a player still in the game, as (seat, card)."""
     return [(seat, card) for seat in game.in_game() for card in game.state.seats[seat].messages
             if game.card(card).colour == BLACK]
-
-
-def burn(game: Game, seat: int, card: int, by: int) -> None:
-    """烧毁 by a skill: the message goes to the discard pile (RULES.md §6.5)."""
-    game.state.seats[seat].messages.remove(card)
-    game.state.discard.append(card)
-    game.log("burned", seat=seat, card=game.face(card), by=by)
 
 
 def give_card(game: Game, seat: int) -> None:

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any
 from .. import prompts as P
 from ..cards import BLACK, BLUE
 from ..functions import NO_TARGET, Target
+from ..functions.burn import burn
 from ..state import STEP_ARRIVE, STEP_TRANSMIT, StackItem
 from . import Active, Triggered, register
-from .effects import burn
 
 if TYPE_CHECKING:
     from ..game import Game

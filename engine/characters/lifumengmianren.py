@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 from .. import prompts as P
 from ..cards import BLACK
+from ..functions.burn import burn
 from . import Triggered, is_female, register
-from .effects import burn, reveal_identity
+from .effects import reveal_identity
 from .fuping import still_dying
 
 if TYPE_CHECKING:

@@ -25,11 +25,16 @@ def targets(game: Game, user: int, moment: str) -> list[Target] | None:
 
 
 def resolve(game: Game, item: StackItem) -> None:
-    seat, card = item.target_seat, item.target_card
-    assert seat is not None and card is not None
+    assert item.target_seat is not None and item.target_card is not None
+    burn(game, item.target_seat, item.target_card, item.user)
+
+
+def burn(game: Game, seat: int, card: int, by: int) -> None:
+    """烧毁情报 (RULES.md §6.5): a message in front of a player goes to the discard pile — by this card
+    or by a skill. Nothing happens if it is no longer there."""
     owner = game.state.seats[seat]
     if card not in owner.messages:
         return
     owner.messages.remove(card)
     game.state.discard.append(card)
-    game.log("burned", seat=seat, card=game.face(card), by=item.user)
+    game.log("burned", seat=seat, card=game.face(card), by=by)

@@ -13,13 +13,17 @@ if TYPE_CHECKING:
 
 
 def targets(game: Game, user: int, moment: str) -> list[Target] | None:
+    return [NO_TARGET] if may_redirect(game, user, moment) else None
+
+
+def may_redirect(game: Game, user: int, moment: str) -> bool:
+    """The message is in front of `user` at the arrive step and he may still turn it away
+    (not locked, not forced on him, not already sent back): 退回 and 转移 share this."""
     s = game.state
     m = s.message
     if moment != STEP_ARRIVE or m is None or m.position != user:
-        return None
-    if user in s.locked or m.forced or m.sent_back:
-        return None
-    return [NO_TARGET]
+        return False
+    return not (user in s.locked or m.forced or m.sent_back)
 
 
 def resolve(game: Game, item: StackItem) -> None:

@@ -6,19 +6,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..state import STEP_ARRIVE, StackItem
+from ..state import StackItem
 from . import Target
+from .send_back import may_redirect
 
 if TYPE_CHECKING:
     from ..game import Game
 
 
 def targets(game: Game, user: int, moment: str) -> list[Target] | None:
-    s = game.state
-    m = s.message
-    if moment != STEP_ARRIVE or m is None or m.position != user:
-        return None
-    if user in s.locked or m.forced or m.sent_back:
+    if not may_redirect(game, user, moment):
         return None
     return [(seat, None) for seat in game.others_in_game(user)]
 
