@@ -8,8 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
+    """Never changed once logged; not frozen only because a frozen init costs three times as much
+    and the engine logs hundreds of events a game."""
+
     seq: int
     kind: str
     data: dict[str, object]

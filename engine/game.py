@@ -12,7 +12,7 @@ import json
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from . import characters
@@ -56,6 +56,16 @@ _NOBODY: frozenset[int] = frozenset()
 def _orders(n: int) -> tuple[tuple[int, ...], ...]:
     """For each seat of an n-seat table, every seat in turn order starting with it."""
     return tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
+
+
+@cache
+def _answer_orders(n: int) -> tuple[tuple[int, ...], ...]:
+    """For each last actor of an n-seat table: who answers a window, from his right round to him."""
+    return tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))
+
+
+_AFTER_WINDOW = {STEP_PLAY: PLAY, STEP_TRANSMIT: AFTER_TRANSMIT, STEP_ARRIVE: AFTER_ARRIVE}
+_PASS_ONLY = (P.PASS,)
 
 
 @dataclass(frozen=True)
@@ -183,9 +193,9 @@ class Game:
     def n(self) -> int:
         return len(self.state.seats)
 
-    def order_from(self, seat: int) -> list[int]:
+    def order_from(self, seat: int) -> tuple[int, ...]:
         """Every seat in turn order starting with `seat` (顺位, RULES.md §6.4)."""
-        return list(_orders(len(self.state.seats))[seat])
+        return _orders(len(self.state.seats))[seat]
 
     def in_game(self) -> list[int]:
         return [s.index for s in self.state.seats if s.in_game]
@@ -568,30 +578,29 @@ class Game:
 
     def _open_window(self, step: str, last_actor: int, acted: bool = False) -> None:
         s = self.state
-        self.prompts.clear()
-        after = {STEP_PLAY: PLAY, STEP_TRANSMIT: AFTER_TRANSMIT, STEP_ARRIVE: AFTER_ARRIVE}[step]
-        eligible = [x for x in self.order_from(last_actor)[1:] + [last_actor] if self._may_respond(x)]
-        s.window = Window(step, after, eligible, acted=acted, last_actor=last_actor)
+        prompts = self.prompts
+        prompts.clear()
+        eligible = [x for x in _answer_orders(len(s.seats))[last_actor] if self._may_respond(x)]
+        s.window = Window(step, _AFTER_WINDOW[step], eligible, acted=acted, last_actor=last_actor)
         s.node = WINDOW
+        prompt_id = s.next_prompt_id
         for seat in eligible:
-            self._ask(seat, P.RESPONSE, (P.PASS,), P.PASS.id, self._response_options(seat, step))
+            more = partial(self._response_options, seat, step, prompt_id)
+            prompts[seat] = Prompt(prompt_id, seat, P.RESPONSE, _PASS_ONLY, P.PASS.id, more)
+            prompt_id += 1
+        s.next_prompt_id = prompt_id
         if not eligible:
             self._close_window()
 
-    def _response_options(self, seat: int, step: str) -> Callable[[], list[Option]]:
+    def _response_options(self, seat: int, step: str, prompt_id: int) -> list[Option]:
         """A window prompt's options after 'pass', built when first read (see `Prompt`)."""
-        prompt_id = self.state.next_prompt_id
-
-        def build() -> list[Option]:
-            open_prompt = self.prompts.get(seat)
-            if open_prompt is None or open_prompt.id != prompt_id:
-                raise RuntimeError(f"prompt {prompt_id} of seat {seat} closed before its options were read")
-            options = self._card_options(seat, step)
-            if self.state.config.characters:
-                options.extend(characters.skill_options(self, seat, step))
-            return options
-
-        return build
+        open_prompt = self.prompts.get(seat)
+        if open_prompt is None or open_prompt.id != prompt_id:
+            raise RuntimeError(f"prompt {prompt_id} of seat {seat} closed before its options were read")
+        options = self._card_options(seat, step)
+        if self.state.config.characters:
+            options.extend(characters.skill_options(self, seat, step))
+        return options
 
     def _may_respond(self, seat: int) -> bool:
         """Whether a seat is asked in a window: decided from public facts only (PEERS.md §0.4)."""
