@@ -21,7 +21,7 @@ from .cards import BLACK, DIRECT, PROBE, SEE_THROUGH, TEXT, Card, build_deck
 from .config import FACTION_COLOUR, IDENTITIES, GameConfig
 from .events import Event
 from .functions import OWN_PLAY, RULES
-from .prompts import ChoiceError, GameIsOver, IllegalOption, NoPrompt, Option, Prompt, StalePrompt
+from .prompts import RESPONSE, ChoiceError, GameIsOver, IllegalOption, NoPrompt, Option, Prompt, StalePrompt
 from .state import (
     AFTER_ARRIVE,
     AFTER_TRANSMIT,
@@ -94,6 +94,9 @@ class Game:
         self.events: list[Event] = []
         self.choices: list[tuple[int, int, str]] = []
         self.prompts: dict[int, Prompt] = {}
+        #: The character id of each seat once characters are on the table (set by `characters.assign`):
+        #: the key of the per-table lookups of triggered skills and secret tasks.
+        self.cast: tuple[str | None, ...] = ()
         self._colours = tuple(card.colour for card in deck)  # by card id: colour counts run after every step
         self._handlers: dict[str, Callable[[], bool]] = {
             TURN_START: self._turn_start,
@@ -225,9 +228,11 @@ class Game:
 
     def choose(self, seat: int, prompt_id: int, option_id: str) -> list[Event]:
         """Apply one choice. Raises a ChoiceError subclass, changing nothing, if it is not legal now."""
-        if self.over:
+        s = self.state
+        if s.node == GAME_OVER:
             raise GameIsOver("the game is over")
-        prompt = self.prompts.get(seat)
+        prompts = self.prompts
+        prompt = prompts.get(seat)
         if prompt is None:
             raise NoPrompt(f"seat {seat} has no decision to make now")
         if prompt.id != prompt_id:
@@ -235,16 +240,23 @@ class Game:
         opt = prompt.find(option_id)
         if opt is None:
             raise IllegalOption(f"{option_id!r} is not an option of prompt {prompt_id}")
-        start = len(self.events)
         self.choices.append((seat, prompt_id, option_id))
-        self.state.decisions += 1
-        del self.prompts[seat]
-        quiet = opt.verb == "pass" and prompt.kind == P.RESPONSE and self.state.asking is None
-        self._apply(prompt, opt)
-        if quiet and self.prompts:
-            # A pass that leaves the window open changes nothing a rule or a secret task reads,
-            # and the others' prompts stand: there is nothing to advance.
-            return self.events[start:]
+        s.decisions += 1
+        del prompts[seat]
+        if opt.verb == "pass" and prompt.kind == RESPONSE and s.asking is None:
+            w = s.window
+            assert w is not None
+            w.passed.add(seat)
+            if prompts:
+                # A pass that leaves the window open changes nothing a rule or a secret task reads,
+                # and the others' prompts stand: there is nothing to advance.
+                return []
+            start = len(self.events)
+            if w.passed.issuperset(w.eligible):
+                self._close_window()
+        else:
+            start = len(self.events)
+            self._apply(prompt, opt)
         self._advance()
         return self.events[start:]
 
@@ -252,20 +264,13 @@ class Game:
         s = self.state
         seat = prompt.seat
         asking = s.asking
+        kind = prompt.kind
         if asking is not None and asking.data["prompt_id"] == prompt.id:
             s.asking = None
             CONTINUATIONS[asking.data["then"]](self, asking, opt)
         elif opt.verb == "skill":
-            characters.use_skill(self, seat, opt, s.window.step if prompt.kind == P.RESPONSE and s.window else OWN_PLAY)
-        elif prompt.kind == P.PLAY_PHASE:
-            if opt.verb == "end":
-                self.log("play_phase_ended", seat=seat)
-                s.node = SEND
-            else:
-                self._play_card(seat, opt, STEP_PLAY, last_actor=seat)
-        elif prompt.kind == P.SEND_MESSAGE:
-            self._send_message(seat, opt)
-        elif prompt.kind == P.RESPONSE:
+            characters.use_skill(self, seat, opt, s.window.step if kind == RESPONSE and s.window else OWN_PLAY)
+        elif kind == RESPONSE:
             w = s.window
             assert w is not None
             if opt.verb == "pass":
@@ -274,12 +279,20 @@ class Game:
                     self._close_window()
             else:
                 self._play_card(seat, opt, w.step, last_actor=seat)
-        elif prompt.kind == P.RECEIVE_DECISION:
+        elif kind == P.PLAY_PHASE:
+            if opt.verb == "end":
+                self.log("play_phase_ended", seat=seat)
+                s.node = SEND
+            else:
+                self._play_card(seat, opt, STEP_PLAY, last_actor=seat)
+        elif kind == P.SEND_MESSAGE:
+            self._send_message(seat, opt)
+        elif kind == P.RECEIVE_DECISION:
             if opt.verb == "accept":
                 self._accept()
             else:
                 self._decline()
-        elif prompt.kind == P.CHARACTER_PICK:
+        elif kind == P.CHARACTER_PICK:
             characters.picked(self, seat, opt)
 
     # ----------------------------------------------------------------- the driver loop
@@ -586,7 +599,7 @@ class Game:
         prompt_id = s.next_prompt_id
         for seat in eligible:
             more = partial(self._response_options, seat, step, prompt_id)
-            prompts[seat] = Prompt(prompt_id, seat, P.RESPONSE, _PASS_ONLY, P.PASS.id, more)
+            prompts[seat] = Prompt(prompt_id, seat, RESPONSE, _PASS_ONLY, P.PASS.id, more)
             prompt_id += 1
         s.next_prompt_id = prompt_id
         if not eligible:
@@ -705,10 +718,28 @@ class Game:
         check runs again.
         """
         s = self.state
-        if self.over:
+        if s.node == GAME_OVER:
             return
-        dying = [seat for seat in self.order_from(s.current)
-                 if s.seats[seat].in_game and seat not in s.dying and self.colour_count(seat, BLACK) >= 3]
+        order = self.order_from(s.current)
+        colours = self._colours
+        dying: list[int] = []
+        faction_seat = None
+        for seat in order:
+            player = s.seats[seat]
+            if not player.in_game:
+                continue
+            own_colour = FACTION_COLOUR.get(player.identity)
+            black = own = 0
+            for card in player.messages:
+                colour = colours[card]
+                if colour == BLACK:
+                    black += 1
+                elif colour == own_colour:
+                    own += 1
+            if black >= 3 and seat not in s.dying:
+                dying.append(seat)
+            if own >= 3 and faction_seat is None:
+                faction_seat = seat
         if dying:
             self.push("check_end")
             for seat in reversed(dying):
@@ -716,8 +747,6 @@ class Game:
                 self.push("death", seat)
                 self.fire("dying", seat=seat)
             return
-        order = self.order_from(s.current)
-        faction_seat = next((seat for seat in order if self._faction_won(seat)), None)
         task_seat = characters.task_seat(self) if s.config.characters else None
         # Both at the same moment: the first in 顺位 from the current player declares (RULES.md §8.3).
         if task_seat is not None and (faction_seat is None or order.index(task_seat) < order.index(faction_seat)):
@@ -733,11 +762,6 @@ class Game:
             self.declare(alive[0], alive, "last_standing")
         elif not alive:
             self._finish(None, [], "nobody_left")
-
-    def _faction_won(self, seat: int) -> bool:
-        player = self.state.seats[seat]
-        colour = FACTION_COLOUR.get(player.identity)
-        return player.in_game and colour is not None and self.colour_count(seat, colour) >= 3
 
     def _death(self, seat: int) -> None:
         s = self.state

@@ -218,6 +218,7 @@ def picked(game: Game, seat: int, opt: P.Option) -> None:
 def assign(game: Game, ids: list[str], face_up: list[bool] | None = None) -> None:
     """Every seat's character goes on the table: open ones face-up, hidden ones face-down
     (`face_up` overrides that per seat, for scenarios starting mid-game)."""
+    game.cast = tuple(ids)
     for seat, cid in zip(game.state.seats, ids, strict=True):
         c = roster()[cid]
         seat.character = cid
@@ -335,7 +336,7 @@ def fire(game: Game, event: str, ctx: dict[str, Any], forced: bool | None = None
 
     `forced` narrows to forced (True) or optional (False) skills, for events whose forced skills
     must come before the death and victory check and whose optional ones after it."""
-    answering = _answering(tuple(p.character for p in game.state.seats)).get(event)
+    answering = _answering(game.cast).get(event)
     if not answering:
         return
     offers = []
@@ -422,14 +423,14 @@ def task_seat(game: Game) -> int | None:
     """The first seat in 顺位 from the current player whose (always-judged) secret task is met."""
     s = game.state
     seats = s.seats
-    tasked = _step_tasks(tuple([p.character for p in seats]))  # checked whenever the engine waits
+    tasked = _step_tasks(game.cast)  # checked whenever the engine waits
     if not tasked:
         return None
-    n = len(seats)
-    for seat in sorted(tasked, key=lambda x: (x - s.current) % n) if len(tasked) > 1 else tasked:
-        player = seats[seat]
-        if player.identity != NEUTRAL or not player.in_game:
-            continue
+    candidates = [seat for seat in tasked if seats[seat].identity == NEUTRAL and seats[seat].in_game]
+    if len(candidates) > 1:
+        n = len(seats)
+        candidates.sort(key=lambda x: (x - s.current) % n)
+    for seat in candidates:
         c = character_of(game, seat)
         assert c is not None and c.task is not None
         if c.task(game, seat, {}):
