@@ -12,7 +12,7 @@ import json
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache
 from typing import Any
 
 from . import characters
@@ -66,6 +66,7 @@ def _answer_orders(n: int) -> tuple[tuple[int, ...], ...]:
 
 _AFTER_WINDOW = {STEP_PLAY: PLAY, STEP_TRANSMIT: AFTER_TRANSMIT, STEP_ARRIVE: AFTER_ARRIVE}
 _PASS_ONLY = (P.PASS,)
+_PASS_ID = P.PASS.id
 
 
 @dataclass(frozen=True)
@@ -94,9 +95,7 @@ class Game:
         self.events: list[Event] = []
         self.choices: list[tuple[int, int, str]] = []
         self.prompts: dict[int, Prompt] = {}
-        #: The character id of each seat once characters are on the table (set by `characters.assign`):
-        #: the key of the per-table lookups of triggered skills and secret tasks.
-        self.cast: tuple[str | None, ...] = ()
+        self.cast = characters.NO_CAST  # the characters on the table, once `characters.assign` ran
         self._colours = tuple(card.colour for card in deck)  # by card id: colour counts run after every step
         self._handlers: dict[str, Callable[[], bool]] = {
             TURN_START: self._turn_start,
@@ -340,9 +339,8 @@ class Game:
     def _waiting(self) -> bool:
         return True
 
-    def _ask(self, seat: int, kind: str, options: Iterable[Option], default: str,
-             more: Callable[[], Iterable[Option]] | None = None) -> None:
-        prompt = Prompt(self.state.next_prompt_id, seat, kind, tuple(options), default, more)
+    def _ask(self, seat: int, kind: str, options: Iterable[Option], default: str) -> None:
+        prompt = Prompt(self.state.next_prompt_id, seat, kind, tuple(options), default)
         self.state.next_prompt_id += 1
         self.prompts[seat] = prompt
 
@@ -593,36 +591,36 @@ class Game:
         s = self.state
         prompts = self.prompts
         prompts.clear()
-        eligible = [x for x in _answer_orders(len(s.seats))[last_actor] if self._may_respond(x)]
+        seats = s.seats
+        characters_on = s.config.characters
+        eligible = []
+        for seat in _answer_orders(len(seats))[last_actor]:
+            # Who is asked is decided from public facts only (PEERS.md §0.4): every seat in the game
+            # holding a card, or a character that might act.
+            player = seats[seat]
+            if player.in_game and (player.hand or characters_on and characters.may_act(self, seat)):
+                eligible.append(seat)
         s.window = Window(step, _AFTER_WINDOW[step], eligible, acted=acted, last_actor=last_actor)
         s.node = WINDOW
         prompt_id = s.next_prompt_id
+        more = self._response_options
         for seat in eligible:
-            more = partial(self._response_options, seat, step, prompt_id)
-            prompts[seat] = Prompt(prompt_id, seat, RESPONSE, _PASS_ONLY, P.PASS.id, more)
+            prompts[seat] = Prompt(prompt_id, seat, RESPONSE, _PASS_ONLY, _PASS_ID, more)
             prompt_id += 1
         s.next_prompt_id = prompt_id
         if not eligible:
             self._close_window()
 
-    def _response_options(self, seat: int, step: str, prompt_id: int) -> list[Option]:
+    def _response_options(self, prompt: Prompt) -> list[Option]:
         """A window prompt's options after 'pass', built when first read (see `Prompt`)."""
-        open_prompt = self.prompts.get(seat)
-        if open_prompt is None or open_prompt.id != prompt_id:
-            raise RuntimeError(f"prompt {prompt_id} of seat {seat} closed before its options were read")
-        options = self._card_options(seat, step)
+        if self.prompts.get(prompt.seat) is not prompt:
+            raise RuntimeError(f"prompt {prompt.id} of seat {prompt.seat} closed before its options were read")
+        window = self.state.window
+        assert window is not None  # the prompt is open, so its window is
+        options = self._card_options(prompt.seat, window.step)
         if self.state.config.characters:
-            options.extend(characters.skill_options(self, seat, step))
+            options.extend(characters.skill_options(self, prompt.seat, window.step))
         return options
-
-    def _may_respond(self, seat: int) -> bool:
-        """Whether a seat is asked in a window: decided from public facts only (PEERS.md §0.4)."""
-        player = self.state.seats[seat]
-        if not player.in_game:
-            return False
-        if player.hand:
-            return True
-        return self.state.config.characters and characters.may_act(self, seat)
 
     def _close_window(self) -> None:
         s = self.state
@@ -838,7 +836,7 @@ class Game:
 
     def fire(self, event: str, **ctx: Any) -> None:
         """Offer the triggered skills that answer `event` (characters only; RULES.md §6.4 order)."""
-        if self.state.config.characters:
+        if event in self.cast.answering:
             characters.fire(self, event, ctx)
 
     # ----------------------------------------------------------------- records

@@ -79,7 +79,7 @@ class Prompt:
     __slots__ = ("id", "seat", "kind", "default", "_options", "_more")
 
     def __init__(self, id: int, seat: int, kind: str, options: tuple[Option, ...], default: str,
-                 more: Callable[[], Iterable[Option]] | None = None) -> None:
+                 more: Callable[[Prompt], Iterable[Option]] | None = None) -> None:
         self.id = id
         self.seat = seat
         self.kind = kind
@@ -91,7 +91,7 @@ class Prompt:
     def options(self) -> tuple[Option, ...]:
         more = self._more
         if more is not None:
-            self._options = (*self._options, *more())
+            self._options = (*self._options, *more(self))
             self._more = None
         return self._options
 

@@ -32,7 +32,7 @@ STEP_TRANSMIT = "transmit"
 STEP_ARRIVE = "arrive"
 
 
-@dataclass
+@dataclass(slots=True)
 class Seat:
     index: int
     name: str
@@ -52,7 +52,7 @@ class Seat:
         return self.alive and not self.lost
 
 
-@dataclass
+@dataclass(slots=True)
 class Message:
     """The message travelling this turn (RULES.md §5)."""
 
@@ -72,7 +72,7 @@ class Message:
     returning: bool = False  # on its way back to the sender (直达 refused or 退回)
 
 
-@dataclass
+@dataclass(slots=True)
 class StackItem:
     """A function card (or a skill placed like one) waiting on the response stack (后发先至)."""
 
@@ -85,7 +85,7 @@ class StackItem:
     skill: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     """A piece of pending engine work on the agenda; it runs before the current node continues.
 
@@ -98,7 +98,7 @@ class Step:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Window:
     """A response window: every eligible seat is asked at once; it closes when all have passed."""
 
@@ -110,7 +110,7 @@ class Window:
     last_actor: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class GameState:
     config: GameConfig
     seed: int

@@ -100,6 +100,35 @@ class _Registry:
 _REGISTRY = _Registry()
 
 
+@dataclass(frozen=True)
+class Cast:
+    """The characters on the table and what the engine looks up from them at every event and every
+    wait, derived once per game so that an event nobody answers costs one dict lookup."""
+
+    ids: tuple[str | None, ...] = ()
+    answering: dict[str, frozenset[int]] = field(default_factory=dict)  # event -> seats with a trigger on it
+    tasked: tuple[int, ...] = ()  # seats whose secret task is judged whenever the engine waits
+
+
+NO_CAST = Cast()
+
+
+@cache
+def cast_of(ids: tuple[str | None, ...]) -> Cast:
+    answering: dict[str, set[int]] = {}
+    tasked = []
+    for seat, cid in enumerate(ids):
+        c = None if cid is None else _REGISTRY.characters.get(cid)
+        if c is None:
+            continue
+        for skill in c.skills:
+            if isinstance(skill, Triggered):
+                answering.setdefault(skill.event, set()).add(seat)
+        if c.task is not None and not c.task_at:
+            tasked.append(seat)
+    return Cast(ids, {event: frozenset(seats) for event, seats in answering.items()}, tuple(tasked))
+
+
 @cache
 def _data() -> dict[str, dict[str, Any]]:
     text = resources.files("engine").joinpath("data/characters.json").read_text(encoding="utf-8")
@@ -218,9 +247,10 @@ def picked(game: Game, seat: int, opt: P.Option) -> None:
 def assign(game: Game, ids: list[str], face_up: list[bool] | None = None) -> None:
     """Every seat's character goes on the table: open ones face-up, hidden ones face-down
     (`face_up` overrides that per seat, for scenarios starting mid-game)."""
-    game.cast = tuple(ids)
+    every = roster()
+    game.cast = cast_of(tuple(ids))
     for seat, cid in zip(game.state.seats, ids, strict=True):
-        c = roster()[cid]
+        c = every[cid]
         seat.character = cid
         seat.face_up = face_up[seat.index] if face_up else not c.hidden
         public = {"character": cid} if seat.face_up else {}
@@ -336,7 +366,7 @@ def fire(game: Game, event: str, ctx: dict[str, Any], forced: bool | None = None
 
     `forced` narrows to forced (True) or optional (False) skills, for events whose forced skills
     must come before the death and victory check and whose optional ones after it."""
-    answering = _answering(game.cast).get(event)
+    answering = game.cast.answering.get(event)
     if not answering:
         return
     offers = []
@@ -350,19 +380,6 @@ def fire(game: Game, event: str, ctx: dict[str, Any], forced: bool | None = None
                 offers.append((seat, skill.name))
     for seat, name in reversed(offers):
         game.push("skill.offer", seat, skill=name, ctx=ctx)
-
-
-@cache
-def _answering(table: tuple[str | None, ...]) -> dict[str, frozenset[int]]:
-    """For a table of characters (one id per seat): the seats with a triggered skill on each event,
-    so that an event nobody's character answers costs one lookup."""
-    seats: dict[str, set[int]] = {}
-    for seat, cid in enumerate(table):
-        c = None if cid is None else _REGISTRY.characters.get(cid)
-        for skill in () if c is None else c.skills:
-            if isinstance(skill, Triggered):
-                seats.setdefault(skill.event, set()).add(seat)
-    return {event: frozenset(s) for event, s in seats.items()}
 
 
 @step("skill.offer")
@@ -423,7 +440,7 @@ def task_seat(game: Game) -> int | None:
     """The first seat in 顺位 from the current player whose (always-judged) secret task is met."""
     s = game.state
     seats = s.seats
-    tasked = _step_tasks(game.cast)  # checked whenever the engine waits
+    tasked = game.cast.tasked  # checked whenever the engine waits
     if not tasked:
         return None
     candidates = [seat for seat in tasked if seats[seat].identity == NEUTRAL and seats[seat].in_game]
@@ -436,14 +453,6 @@ def task_seat(game: Game) -> int | None:
         if c.task(game, seat, {}):
             return seat
     return None
-
-
-@cache
-def _step_tasks(table: tuple[str | None, ...]) -> tuple[int, ...]:
-    """The seats whose character has a secret task judged after every step (whoever holds it)."""
-    return tuple(seat for seat, cid in enumerate(table)
-                 if cid is not None and (c := _REGISTRY.characters.get(cid)) is not None
-                 and c.task is not None and not c.task_at)
 
 
 def death_task_winner(game: Game, victim: int) -> int | None:
