@@ -50,6 +50,7 @@ from .steps import CONTINUATIONS, STEPS
 HAND_SIZE = 3
 DRAW_COUNT = 2
 _NOBODY: frozenset[int] = frozenset()
+_NO_SECRET: dict[str, object] = {}  # shared by every event without a secret part; never written to
 
 
 @cache
@@ -203,7 +204,8 @@ class Game:
         return [s.index for s in self.state.seats if s.in_game]
 
     def others_in_game(self, seat: int) -> list[int]:
-        return [s for s in self.order_from(seat)[1:] if self.state.seats[s].in_game]
+        seats = self.state.seats
+        return [x for x in _answer_orders(len(seats))[seat][:-1] if seats[x].in_game]
 
     def colour_count(self, seat: int, colour: str) -> int:
         colours = self._colours
@@ -301,7 +303,7 @@ class Game:
         s = self.state
         while True:
             if self.prompts or s.node == GAME_OVER:
-                if not self._task_done_while_waiting():
+                if not self.cast.tasked or not self._task_done_while_waiting():
                     return
             elif s.agenda:
                 step = s.agenda.pop()
@@ -312,7 +314,7 @@ class Game:
     def _task_done_while_waiting(self) -> bool:
         """A secret task may be met by any change (a card taken into a hand): check before waiting."""
         s = self.state
-        if not s.config.characters or s.node == GAME_OVER or s.declaring is not None or s.dying:
+        if not self.cast.tasked or s.node == GAME_OVER or s.declaring is not None or s.dying:
             return False
         if not characters.check_tasks(self):
             return False
@@ -600,7 +602,7 @@ class Game:
             player = seats[seat]
             if player.in_game and (player.hand or characters_on and characters.may_act(self, seat)):
                 eligible.append(seat)
-        s.window = Window(step, _AFTER_WINDOW[step], eligible, acted=acted, last_actor=last_actor)
+        s.window = Window(step, _AFTER_WINDOW[step], eligible, set(), acted, last_actor)
         s.node = WINDOW
         prompt_id = s.next_prompt_id
         more = self._response_options
@@ -662,7 +664,7 @@ class Game:
     def log(self, kind: str, secret: dict[str, object] | None = None, seen_by: Iterable[int] = (),
             **data: object) -> None:
         events = self.events
-        events.append(Event(len(events), kind, data, secret or {}, frozenset(seen_by) if seen_by else _NOBODY))
+        events.append(Event(len(events), kind, data, secret or _NO_SECRET, frozenset(seen_by) if seen_by else _NOBODY))
 
     def take_from_pile(self, n: int) -> list[int]:
         """Up to n cards from the top; the discard pile is reshuffled when the pile runs out."""
@@ -702,11 +704,12 @@ class Game:
         # RULES.md §8.1/§8.3: death and victory are immediate, so they are checked before the
         # optional skills that answer the same event (check_end runs first: it is pushed last).
         # Forced skills (小白's 败露) are part of the event itself and come before the check.
+        answered = "obtained" in self.cast.answering
         ctx = {"seat": seat, "card": card, "by": by, "sent": received}
-        if self.state.config.characters:
+        if answered:
             characters.fire(self, "obtained", ctx, forced=False)
         self.push("check_end")
-        if self.state.config.characters:
+        if answered:
             characters.fire(self, "obtained", ctx, forced=True)
 
     def check_end(self) -> None:

@@ -90,6 +90,7 @@ class Character:
     task: Task | None = None  # a neutral's secret task
     task_at: str | None = None  # None: checked after every step; "death" / "declaring": only then
     implemented: bool = False
+    acts: bool = False  # has an active skill: face-up, it may act in a window (asked by public facts)
 
 
 @dataclass
@@ -143,6 +144,7 @@ def register(cid: str, skills: tuple[Skill, ...], task: Task | None = None, task
         skill_names=tuple(s["name_zh"] for s in d["skills"]),
         task_zh=(d["secret_task"] or {}).get("summary_zh"), task_en=(d["secret_task"] or {}).get("summary_en"),
         skills=skills, task=task, task_at=task_at, implemented=True,
+        acts=any(isinstance(s, Active) for s in skills),
     )
     assert {s.name for s in skills} == set(character.skill_names), f"{cid}: skills do not match the data"
     _REGISTRY.characters[cid] = character
@@ -267,7 +269,7 @@ def may_act(game: Game, seat: int) -> bool:
         return False
     if not game.state.seats[seat].face_up:
         return True
-    return any(isinstance(s, Active) for s in c.skills)
+    return c.acts
 
 
 def skill_options(game: Game, seat: int, moment: str) -> list[P.Option]:
@@ -275,7 +277,8 @@ def skill_options(game: Game, seat: int, moment: str) -> list[P.Option]:
     if c is None:
         return []
     options = []
-    waiting = {item.skill for item in game.state.stack if item.user == seat}
+    stack = game.state.stack
+    waiting = {item.skill for item in stack if item.user == seat} if stack else ()
     for skill in c.skills:
         # [DECISION] a skill cannot be used again while its previous use is still on the stack.
         if isinstance(skill, Active) and moment in skill.moments and usable(game, seat, skill) \
@@ -371,8 +374,10 @@ def fire(game: Game, event: str, ctx: dict[str, Any], forced: bool | None = None
         return
     offers = []
     for seat in game.order_from(game.state.current):
+        if seat not in answering:
+            continue
         c = character_of(game, seat)
-        if c is None or seat not in answering:
+        if c is None:
             continue
         for skill in c.skills:
             if isinstance(skill, Triggered) and skill.event == event and usable(game, seat, skill) \
