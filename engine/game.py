@@ -97,6 +97,9 @@ class Game:
         self.choices: list[tuple[int, int, str]] = []
         self.prompts: dict[int, Prompt] = {}
         self.cast = characters.NO_CAST  # the characters on the table, once `characters.assign` ran
+        #: Whether the game has ended: `_finish` is the one place that sets the node GAME_OVER, and this
+        #: with it (read before every decision, so not a property).
+        self.over = state.node == GAME_OVER
         self._colours = tuple(card.colour for card in deck)  # by card id: colour counts run after every step
         self._handlers: dict[str, Callable[[], bool]] = {
             TURN_START: self._turn_start,
@@ -174,10 +177,6 @@ class Game:
         self.log("first_player", seat=self.state.current)
 
     # ----------------------------------------------------------------- queries
-
-    @property
-    def over(self) -> bool:
-        return self.state.node == GAME_OVER
 
     def card(self, card_id: int) -> Card:
         return self.deck[card_id]
@@ -812,6 +811,7 @@ class Game:
         s.winners = sorted(winners)
         s.win_reason = reason
         s.node = GAME_OVER
+        self.over = True
         s.window = None
         for item in s.stack:  # a victory met mid-resolution (a task) leaves cards on the stack
             if item.card >= 0:

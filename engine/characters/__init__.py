@@ -91,6 +91,7 @@ class Character:
     task_at: str | None = None  # None: checked after every step; "death" / "declaring": only then
     implemented: bool = False
     acts: bool = False  # has an active skill: face-up, it may act in a window (asked by public facts)
+    active_at: dict[str, tuple[Active, ...]] = field(default_factory=dict)  # moment -> its active skills
 
 
 @dataclass
@@ -145,6 +146,8 @@ def register(cid: str, skills: tuple[Skill, ...], task: Task | None = None, task
         task_zh=(d["secret_task"] or {}).get("summary_zh"), task_en=(d["secret_task"] or {}).get("summary_en"),
         skills=skills, task=task, task_at=task_at, implemented=True,
         acts=any(isinstance(s, Active) for s in skills),
+        active_at={moment: tuple(s for s in skills if isinstance(s, Active) and moment in s.moments)
+                   for moment in {m for s in skills if isinstance(s, Active) for m in s.moments}},
     )
     assert {s.name for s in skills} == set(character.skill_names), f"{cid}: skills do not match the data"
     _REGISTRY.characters[cid] = character
@@ -276,13 +279,15 @@ def skill_options(game: Game, seat: int, moment: str) -> list[P.Option]:
     c = character_of(game, seat)
     if c is None:
         return []
+    skills = c.active_at.get(moment)
+    if not skills:
+        return []
     options = []
     stack = game.state.stack
     waiting = {item.skill for item in stack if item.user == seat} if stack else ()
-    for skill in c.skills:
+    for skill in skills:
         # [DECISION] a skill cannot be used again while its previous use is still on the stack.
-        if isinstance(skill, Active) and moment in skill.moments and usable(game, seat, skill) \
-                and skill.name not in waiting:
+        if usable(game, seat, skill) and skill.name not in waiting:
             for target_seat, target_card in skill.targets(game, seat, moment) or ():
                 options.append(P.option("skill", None, target_seat, target_card, name=skill.name))
     return options
@@ -448,16 +453,16 @@ def task_seat(game: Game) -> int | None:
     tasked = game.cast.tasked  # checked whenever the engine waits
     if not tasked:
         return None
-    candidates = [seat for seat in tasked if seats[seat].identity == NEUTRAL and seats[seat].in_game]
-    if len(candidates) > 1:
-        n = len(seats)
-        candidates.sort(key=lambda x: (x - s.current) % n)
-    for seat in candidates:
-        c = character_of(game, seat)
-        assert c is not None and c.task is not None
-        if c.task(game, seat, {}):
-            return seat
-    return None
+    n, current = len(seats), s.current
+    found, distance = None, n
+    for seat in tasked:
+        player = seats[seat]
+        if player.identity == NEUTRAL and player.in_game and (seat - current) % n < distance:
+            c = character_of(game, seat)
+            assert c is not None and c.task is not None
+            if c.task(game, seat, {}):
+                found, distance = seat, (seat - current) % n
+    return found
 
 
 def death_task_winner(game: Game, victim: int) -> int | None:
