@@ -281,7 +281,7 @@ def breakdown(stages: list[dict[str, float]], stamps: dict[str, list[list[int]]]
             continue
         rows.append({
             "client send -> server data_received": got[0] - t0,
-            "data_received -> table step starts (2 task switches)": step[0] - got[0],
+            "data_received -> table step starts (decode, post)": step[0] - got[0],
             "table step (engine choose, journal)": step[1] - step[0],
             "step -> frames (flush)": send[0] - step[1],
             "views + patches + encode + a write per seat": send[1] - send[0],

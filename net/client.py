@@ -1,7 +1,9 @@
 """The client side of the protocol: used by the Textual app (in a worker) and by remote bots.
 
 `Client.connect` performs the hello exchange and returns the welcome; afterwards every server
-message (validated against the schema) arrives in order through `recv()` or `async for`.
+message (validated against the schema) arrives in order through `recv()` or `async for`. Messages
+are taken from the connection in its own callback, not by a reader task, so each batch of frames
+costs one task switch (to the caller of `recv`) rather than two.
 A `patch` is applied to the last view here and handed on as the `update` it stands for, so
 callers only ever see whole views.
 The iteration ends when the connection closes. The client pings while idle so the server does
@@ -47,6 +49,7 @@ class Client:
         self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._ping_n = 0
+        self._ended = False
 
     async def connect(
         self,
@@ -79,17 +82,27 @@ class Client:
                 raise ClientError(first["code"], first["message"])
             raise ClientError(P.BAD_MESSAGE, f"expected a welcome, got {first['type']}")
         self.seat, self.token, self.table, self.is_host = first["seat"], first["token"], first["table"], first["host"]
-        self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._ping())]
+        self._tasks = [asyncio.create_task(self._ping())]
+        self.conn.set_listener(self._receive)
         return first
 
-    async def _read(self) -> None:
-        assert self.conn is not None
+    def _receive(self) -> None:
+        """Take every message that has arrived, straight from the connection's callback (no reader
+        task to wake): validate it, turn a patch into its update, queue it for `recv`."""
+        conn = self.conn
+        assert conn is not None
+        if self._ended:
+            return
         try:
             while True:
                 try:
-                    msg = P.validate_server_message(await self.conn.read_message())
+                    raw = conn.next_message()
+                    if raw is None:
+                        return
+                    msg = P.validate_server_message(raw)
                 except P.ProtocolError as exc:
                     if exc.fatal:
+                        self._end()
                         return
                     continue
                 if msg["type"] == "patch":
@@ -97,7 +110,9 @@ class Client:
                         msg = self._patched(msg)
                     except P.ProtocolError as exc:
                         # Our view is out of step with the server: a reconnect gets a fresh one.
-                        await self.conn.close(f"cannot apply a patch: {exc.message}", timeout=1.0)
+                        self._end()
+                        closing = asyncio.ensure_future(conn.close(f"cannot apply a patch: {exc.message}", timeout=1.0))
+                        self._tasks.append(closing)
                         return
                 if msg["type"] == "update":
                     self.view = self._base = msg["view"]
@@ -108,8 +123,12 @@ class Client:
                     self.seat = msg["table"].get("you", self.seat)
                 self._queue.put_nowait(msg)
         except ConnectionClosed:
-            return
-        finally:
+            self._end()
+
+    def _end(self) -> None:
+        """No more messages: `recv` returns None from now on."""
+        if not self._ended:
+            self._ended = True
             self._queue.put_nowait(None)
 
     def _patched(self, msg: dict[str, Any]) -> dict[str, Any]:
@@ -132,8 +151,14 @@ class Client:
 
     async def recv(self, timeout: float | None = None) -> dict[str, Any] | None:
         """The next server message, or None once the connection has closed."""
-        async with asyncio.timeout(timeout):
-            msg = await self._queue.get()
+        queue = self._queue
+        if not queue.empty():
+            msg = queue.get_nowait()
+        elif timeout is None:
+            msg = await queue.get()
+        else:
+            async with asyncio.timeout(timeout):
+                msg = await queue.get()
         if msg is None:
             self._queue.put_nowait(None)  # stay closed for later callers
         return msg
@@ -169,6 +194,7 @@ class Client:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        self._end()
 
 
 async def play_as_bot(

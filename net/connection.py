@@ -134,6 +134,8 @@ class FramedConnection(asyncio.Protocol):
         self._ended = False  # nothing more will be parsed: end of stream or a fatal frame
         self._reading_paused = False
         self._waiter: asyncio.Future[None] | None = None
+        self._listener: Callable[[], None] | None = None
+        self._listening = False
         self._stall: asyncio.TimerHandle | None = None
         # Write side: frames waiting while the transport is over its high-water mark.
         self._queue: deque[bytes] = deque()
@@ -172,6 +174,11 @@ class FramedConnection(asyncio.Protocol):
         if self._transport is None:
             return default
         return self._transport.get_extra_info(name, default)
+
+    @property
+    def receiving_frame(self) -> bool:
+        """A frame has begun arriving and is not complete yet (its own deadline runs)."""
+        return self._stall is not None
 
     @property
     def queued_frames(self) -> int:
@@ -312,6 +319,24 @@ class FramedConnection(asyncio.Protocol):
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
+        if self._listener is not None and not self._listening:
+            self._listening = True
+            try:
+                self._listener()
+            finally:
+                self._listening = False
+
+    def set_listener(self, listener: Callable[[], None] | None) -> None:
+        """Call ``listener`` from the transport's own callback whenever messages (or the end of the
+        stream) are ready, instead of waking a task that awaits ``read_message``.
+
+        The listener takes them with ``next_message`` until it returns None. It saves the task
+        switch per batch of frames that a reader task costs; it is called at once if something
+        is already waiting, never re-entered, and must not raise.
+        """
+        self._listener = listener
+        if listener is not None and (self._inbox or self._closing):
+            self._wake()
 
     async def _wait(self, timeout: float | None) -> None:
         loop = asyncio.get_running_loop()
@@ -341,12 +366,18 @@ class FramedConnection(asyncio.Protocol):
         when ``exc.fatal`` the connection is already closing, otherwise only that
         frame was dropped.
         """
+        if not self._inbox and not self._closing:
+            await self._wait(timeout)
+        msg = self.next_message()
+        assert msg is not None
+        return msg
+
+    def next_message(self) -> dict[str, Any] | None:
+        """The next decoded message if one has arrived, else None; raises as ``read_message``."""
         if self._closing:
             raise ConnectionClosed(self.close_reason or "closed")
         if not self._inbox:
-            await self._wait(timeout)
-            if self._closing:
-                raise ConnectionClosed(self.close_reason or "closed")
+            return None
         item = self._inbox.popleft()
         if type(item) is not bytes:
             if isinstance(item, ProtocolError):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import struct
 import unicodedata
 from collections.abc import Mapping
@@ -213,8 +214,37 @@ def decode(body: bytes) -> dict[str, Any]:
         raise ProtocolError(BAD_FRAME, f"invalid msgpack: {str(exc) or type(exc).__name__}") from None
     if not isinstance(msg, dict):
         raise ProtocolError(BAD_MESSAGE, f"a message is a map, not {_kind(msg)}")
-    _check_tree(msg, BAD_FRAME)
+    if _plain(body):
+        _check_depth(msg, 1)  # no bin, no non-finite float: only the nesting is left to check
+    else:
+        _check_tree(msg, BAD_FRAME)
     return msg
+
+
+_ODD_FLOAT32 = re.compile(rb"\xca[\x7f\xff][\x80-\xff]")
+_ODD_FLOAT64 = re.compile(rb"\xcb[\x7f\xff][\xf0-\xff]")
+
+
+def _plain(body: bytes) -> bool:
+    """True when the bytes rule out what the full walk looks for beyond nesting: a bin value needs
+    a bin type byte, a NaN or infinity a float type byte followed by an all-ones exponent. Most
+    bodies hold neither (Chinese UTF-8 never holds these bytes); a hit is only a suspicion, which
+    the full walk settles."""
+    return (
+        b"\xc4" not in body and b"\xc5" not in body and b"\xc6" not in body
+        and (b"\xca" not in body or _ODD_FLOAT32.search(body) is None)
+        and (b"\xcb" not in body or _ODD_FLOAT64.search(body) is None)
+    )
+
+
+def _check_depth(node: dict[str, Any] | list[Any], depth: int) -> None:
+    """Nesting only: what a decoded body still needs once its bytes rule out bin and odd floats
+    (keys are strings already: ``strict_map_key``, and bin keys are bin values)."""
+    if depth > MAX_DEPTH:
+        raise ProtocolError(BAD_FRAME, f"nesting deeper than {MAX_DEPTH}")
+    for value in node.values() if type(node) is dict else node:
+        if type(value) is dict or type(value) is list:
+            _check_depth(value, depth + 1)
 
 
 def _kind(value: Any) -> str:
@@ -590,17 +620,24 @@ MAX_PATCH_CHANGES = 48
 MAX_PATCH_PATH = 8
 
 
-def diff_view(old: dict[str, Any], new: dict[str, Any]) -> list[list[Any]] | None:
+def diff_view(
+    old: dict[str, Any], new: dict[str, Any], memo: dict[Any, Any] | None = None
+) -> list[list[Any]] | None:
     """The ``patch`` changes that turn ``old`` into ``new``, or None when a full view is smaller.
 
     Maps with the same keys and arrays of the same length are compared member by member;
     anything else that differs is replaced whole at its path.
+
+    ``memo`` (one dict per fan-out, dropped after it) lets views that share sub-objects, as
+    ``engine.view.views`` builds them, share their work too: the changes between a pair of
+    containers at a path are found once, and every later view holding the same pair reuses
+    that very list. The pair's own objects are kept in the memo, so their ids stay theirs.
     """
     if old.keys() != new.keys():
         return None
     changes: list[list[Any]] = []
     try:
-        _diff(old, new, [], changes)
+        _diff(old, new, [], changes, memo)
     except _TooManyChanges:
         return None
     return changes
@@ -610,16 +647,34 @@ class _TooManyChanges(Exception):
     pass
 
 
-def _diff(old: Any, new: Any, path: list[Any], changes: list[list[Any]]) -> None:
+def _diff(old: Any, new: Any, path: list[Any], changes: list[list[Any]], memo: dict[Any, Any] | None) -> None:
+    """Append the changes from ``old`` to ``new``, which are known to differ, found at ``path``."""
+    if memo is not None and path and (type(new) is dict or type(new) is list):
+        # Only pairs that differ reach here, so the memo costs nothing where nothing changed.
+        key = (id(old), id(new), *path)
+        found = memo.get(key)
+        if found is not None:
+            if len(changes) + len(found[2]) > MAX_PATCH_CHANGES:
+                raise _TooManyChanges
+            changes += found[2]
+            return
+        start = len(changes)
+        _compare(old, new, path, changes, memo)
+        memo[key] = (old, new, changes[start:])
+    else:
+        _compare(old, new, path, changes, memo)
+
+
+def _compare(old: Any, new: Any, path: list[Any], changes: list[list[Any]], memo: dict[Any, Any] | None) -> None:
     if type(old) is dict and type(new) is dict and old.keys() == new.keys() and len(path) < MAX_PATCH_PATH:
         for key, value in new.items():
             before = old[key]
             if before is not value and before != value:
-                _diff(before, value, [*path, key], changes)
+                _diff(before, value, [*path, key], changes, memo)
     elif type(old) is list and type(new) is list and len(old) == len(new) and len(path) < MAX_PATCH_PATH:
         for index, (before, value) in enumerate(zip(old, new, strict=True)):
             if before is not value and before != value:
-                _diff(before, value, [*path, index], changes)
+                _diff(before, value, [*path, index], changes, memo)
     else:
         if len(changes) >= MAX_PATCH_CHANGES:
             raise _TooManyChanges

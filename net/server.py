@@ -178,26 +178,77 @@ class GameServer:
         return table, session
 
     async def _read_loop(self, conn: FramedConnection, table: Table, session: Session) -> None:
-        strikes = 0
-        while True:
+        """Until the connection ends: its messages are taken in its own callback (`_Reader`)."""
+        reader = _Reader(conn, table, session, self.idle_timeout)
+        conn.set_listener(reader.receive)
+        try:
+            await reader.done
+        finally:
+            conn.set_listener(None)
+            reader.stop()
+
+
+class _Reader:
+    """A joined connection's messages, handled in the connection's own callback: no task is woken
+    per frame, and a choice goes straight to `Table.post` (which may apply it at once).
+
+    Closes a connection silent for `idle` seconds (a frame already begun has the connection's
+    frame deadline instead) and one that floods; `done` is set when the connection has ended.
+    """
+
+    def __init__(self, conn: FramedConnection, table: Table, session: Session, idle: float) -> None:
+        self.conn = conn
+        self.table = table
+        self.session = session
+        self.idle = idle
+        self.strikes = 0
+        loop = asyncio.get_running_loop()
+        self.done: asyncio.Future[None] = loop.create_future()
+        self.last = loop.time()
+        self._timer: asyncio.TimerHandle | None = loop.call_later(idle, self._check_idle)
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if not self.done.done():
+            self.done.set_result(None)
+
+    def _check_idle(self) -> None:
+        loop = asyncio.get_running_loop()
+        due = self.last + self.idle
+        if loop.time() >= due and not self.conn.receiving_frame:
+            self._timer = None
+            self.conn.send(P.bye(f"silent for {self.idle:g} s"))
+            self.stop()
+        else:
+            self._timer = loop.call_at(max(due, loop.time() + 0.1), self._check_idle)
+
+    def receive(self) -> None:
+        conn = self.conn
+        while not self.done.done():
             try:
-                raw = await conn.read_message(timeout=self.idle_timeout)
-            except TimeoutError:
-                conn.send(P.bye(f"silent for {self.idle_timeout:g} s"))
-                return
+                raw = conn.next_message()
+                if raw is None:
+                    return
             except ConnectionClosed:
+                self.stop()
                 return
             except P.ProtocolError as exc:
+                self.last = asyncio.get_running_loop().time()
                 if exc.fatal:
+                    self.stop()
                     return
                 if exc.code == P.RATE_LIMITED:
-                    strikes += 1
-                    if strikes > FLOOD_STRIKES:
+                    self.strikes += 1
+                    if self.strikes > FLOOD_STRIKES:
                         conn.send(P.bye("flooding"))
+                        self.stop()
                         return
                 conn.send(exc.to_message())
                 continue
-            strikes = 0
+            self.last = asyncio.get_running_loop().time()
+            self.strikes = 0
             try:
                 msg = P.validate_client_message(raw)
             except P.ProtocolError as exc:
@@ -209,6 +260,7 @@ class GameServer:
             elif kind == "hello":
                 conn.send(P.error(P.BAD_STATE, "already joined"))
             else:
-                table.post((kind, session, msg))
+                self.table.post((kind, self.session, msg))
             if conn.closing:
+                self.stop()
                 return

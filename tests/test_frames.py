@@ -60,6 +60,30 @@ def test_a_patch_turns_the_last_view_into_the_next_and_leaves_the_old_one_alone(
     assert patched > 500
 
 
+def test_a_shared_memo_gives_every_seat_the_same_changes_and_reuses_shared_ones() -> None:
+    """One memo per fan-out: each seat's changes equal its own diff, and a change to a part the
+    views share (another seat's public entry, the waiting list) is the very same list for all."""
+    game = Game.new(GameConfig(players=6, identities="3v3"), 13)
+    rng = random.Random(13)
+    seats: list[int | None] = [*range(6), None]
+    last = views(game, seats)
+    reused = 0
+    for _ in range(150):
+        if game.over:
+            break
+        prompt = rng.choice(game.pending())
+        game.choose(prompt.seat, prompt.id, rng.choice(prompt.options).id)
+        now = views(game, seats)
+        memo: dict[Any, Any] = {}
+        found = {seat: P.diff_view(last[seat], now[seat], memo) for seat in seats}
+        for seat in seats:
+            assert found[seat] == P.diff_view(last[seat], now[seat])
+        ids = [id(change) for changes in found.values() if changes for change in changes]
+        reused += len(ids) - len(set(ids))
+        last = now
+    assert reused > 100
+
+
 def test_diff_falls_back_to_a_full_view() -> None:
     assert P.diff_view({"a": 1}, {"a": 1, "b": 2}) is None
     many = {str(i): i for i in range(P.MAX_PATCH_CHANGES + 1)}
@@ -146,6 +170,51 @@ async def test_a_whole_game_with_outbound_checks_on_and_patched_client_views() -
             table._annotate(full, table.clock())  # no prompts are open: no deadlines differ
             assert client.view == full
         for client in [*clients, spectator]:
+            await client.close()
+    finally:
+        await server.close()
+
+
+async def test_a_choice_reaching_an_idle_table_is_applied_in_the_connections_callback(tmp_path: Any) -> None:
+    """No task switch between a choice's bytes and the table: posted to a parked table, it is
+    applied and its frames are sent before `post` returns; the journal is still fsynced after."""
+    table = Table("t", players=4, identities="novice", timers=LONG, auto_start=True, seed=3, data_dir=tmp_path)
+    server = GameServer("127.0.0.1", 0)
+    server.add_table(table)
+    await server.start()
+    try:
+        clients = []
+        for n in range(4):
+            client = Client()
+            await client.connect("127.0.0.1", server.port, f"p{n}")
+            clients.append(client)
+        async with asyncio.timeout(10):
+            while table.game is None or not table._idle:
+                await asyncio.sleep(0.01)
+        game = table.game
+        prompt = game.pending()[0]
+        session = next(s for s in table.sessions if s.seat == prompt.seat)
+        synced: list[int] = []
+        journal = table.journal
+        assert journal is not None
+        original_sync = journal.sync
+
+        def sync() -> None:
+            synced.append(len(game.events))
+            original_sync()
+
+        journal.sync = sync  # type: ignore[method-assign]
+        before = len(game.events)
+        table.post(("choose", session, {"prompt_id": prompt.id, "option": prompt.default}))
+        assert len(game.events) > before and session.since == len(game.events)  # applied and sent
+        assert not synced  # the fsync is the task's, after the frames
+        async with asyncio.timeout(10):
+            while not synced:
+                await asyncio.sleep(0.01)
+            for client in clients:  # every seat gets the new state
+                while client.view is None or client.view["log_length"] != len(game.events):
+                    await client.recv()
+        for client in clients:
             await client.close()
     finally:
         await server.close()

@@ -165,10 +165,26 @@ NESTED_10K = b"\x81\xa4type" + b"\x91" * 10_000 + b"\xc0"
         pytest.param(b"\x81\xa4type\xdf\xff\xff\xff\xff", id="map-header-4G"),
         pytest.param(msgpack.packb({"x": math.nan}), id="nan"),
         pytest.param(msgpack.packb({"x": -math.inf}), id="inf"),
+        pytest.param(b"\x81\xa1x\xca\x7f\xc0\x00\x00", id="nan-float32"),
+        pytest.param(b"\x81\xa1x\xca\xff\x80\x00\x00", id="inf-float32"),
+        pytest.param(msgpack.packb({"x": [1.5, "Āb", {"y": math.nan}]}), id="nan-beside-suspect-text"),
     ],
 )
 def test_decode_rejects_bad_frames(body: bytes) -> None:
     assert _code(body) == p.BAD_FRAME
+
+
+@pytest.mark.parametrize(
+    "msg",
+    [
+        {"x": "ĀĂą ņ"},  # UTF-8 holding bin type bytes (0xc4, 0xc5): the full walk clears it
+        {"x": [0.5, -2.25, 1e300], "y": {"z": 3.5}},
+        {"x": 0xC4C5C6CB, "y": -0x3400},  # integers whose bytes look like bin and float types
+        {"x": "试探 截获", "y": [[1], [2]]},
+    ],
+)
+def test_decode_accepts_bodies_that_only_look_suspect(msg: dict[str, Any]) -> None:
+    assert p.decode(msgpack.packb(msg, use_bin_type=True)) == msg
 
 
 @pytest.mark.parametrize("value", [[1, 2], 5, "ping", None, True])
