@@ -11,8 +11,12 @@
 2. Many tables of bot seats, each bot a real TCP client, against one server process: games per
    minute, server CPU and peak RSS, defaults applied on expiry (target: none, RSS ≤ 150 MB).
 3. Bytes per game-state frame body, as the server sent them: median and largest.
+4. The fan-out floor: a server that does no game work writes one pre-encoded frame (the median
+   game-state frame size of this run) to N bare client processes on a driver's trigger; trigger →
+   last seat has the bytes, and → last seat has run `net.protocol.decode` on them. This is what N
+   client processes on this machine cost before any game work, against the same echo.
 
-Run: .venv/bin/python bench/net_bench.py [--choices 300] [--tables 50] [--players 9]
+Run: .venv/bin/python bench/net_bench.py [--choices 300] [--tables 50] [--players 9] [--floor-only]
 `--profile FILE` also writes a cProfile of the server process during the fan-out runs.
 """
 
@@ -120,6 +124,37 @@ asyncio.run(main())
 """
 
 
+FLOOR = r"""
+import asyncio, json, sys, time
+seats, frame = int(sys.argv[1]), bytes.fromhex(sys.argv[2])
+writes = []  # when each fan-out's first write began
+class Floor(asyncio.Protocol):  # a seat says b"S" once; the driver b"D", then b"T" per fan-out
+    seats, driver = [], None
+    def connection_made(self, transport):
+        self.transport = transport
+    def data_received(self, data):
+        if data == b"S" or data == b"D":
+            if data == b"S":
+                Floor.seats.append(self.transport)
+            else:
+                Floor.driver = self.transport
+            if Floor.driver is not None and len(Floor.seats) == seats:
+                Floor.driver.write(b"R")
+            return
+        for _ in range(data.count(b"T")):
+            writes.append(time.monotonic_ns())
+            for seat in Floor.seats:
+                seat.write(frame)
+async def main():
+    loop = asyncio.get_running_loop()
+    server = await loop.create_server(Floor, "127.0.0.1", 0)
+    print(server.sockets[0].getsockname()[1], flush=True)
+    await loop.run_in_executor(None, sys.stdin.readline)
+    print(json.dumps({"writes": writes}), flush=True)
+asyncio.run(main())
+"""
+
+
 def spawn(script: str, *args: str) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(
         [sys.executable, "-c", script, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT
@@ -129,7 +164,7 @@ def spawn(script: str, *args: str) -> tuple[subprocess.Popen[str], int]:
 
 
 def run_self(*args: str) -> subprocess.Popen[str]:
-    """This file in a process of its own, in one of its worker roles (``_seat``, ``_echo``)."""
+    """This file in a process of its own, in one of its worker roles (``_seat``, ``_echo``, ``_floor…``)."""
     return subprocess.Popen([sys.executable, __file__, *args], stdout=subprocess.PIPE, text=True, cwd=ROOT)
 
 
@@ -231,9 +266,63 @@ async def seat_client(port: int, name: str, states: int, pause: float) -> dict[s
     return {"lengths": lengths, "arrivals": arrivals, "bytes_in": bytes_in, "sent": sent}
 
 
+class FloorSeat(asyncio.Protocol):
+    """A bare client of the floor server: reassembles frames, optionally runs the strict decode,
+    and stamps each; no views, no patches, no `Client` machinery."""
+
+    def __init__(self, decode: bool, rounds: int, done: asyncio.Future[None]) -> None:
+        self.decode, self.rounds, self.done = decode, rounds, done
+        self.buffer = bytearray()
+        self.stamps: list[int] = []
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        while len(self.buffer) >= P.HEADER_SIZE:
+            end = P.HEADER_SIZE + int.from_bytes(self.buffer[: P.HEADER_SIZE], "big")
+            if len(self.buffer) < end:
+                return
+            if self.decode:
+                P.decode(bytes(self.buffer[P.HEADER_SIZE : end]))
+            del self.buffer[:end]
+            self.stamps.append(time.monotonic_ns())
+            if len(self.stamps) == self.rounds and not self.done.done():
+                self.done.set_result(None)
+
+
+async def floor_seat(port: int, decode: bool, rounds: int) -> dict[str, Any]:
+    """One bare seat: the stamps of the `rounds` frames it receives, in order."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+    transport, seat = await loop.create_connection(lambda: FloorSeat(decode, rounds, done), "127.0.0.1", port)
+    transport.write(b"S")
+    await done
+    transport.close()
+    return {"stamps": seat.stamps}
+
+
+async def floor_driver(port: int, rounds: int, pause: float) -> dict[str, Any]:
+    """Once every seat is connected, one trigger per round, `pause` apart so each fan-out finds
+    the machine idle, as the real fan-out's chooser does; returns when each trigger was sent."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"D")
+    if await reader.readexactly(1) != b"R":
+        raise RuntimeError("the floor server did not say ready")
+    sent = []
+    for _ in range(rounds):
+        sent.append(time.monotonic_ns())
+        writer.write(b"T")
+        await asyncio.sleep(pause)
+    writer.close()
+    return {"sent": sent}
+
+
 def worker(argv: list[str]) -> None:
     if argv[0] == "_echo":
         result = asyncio.run(echo_client(int(argv[1]), int(argv[2]), argv[3] == "framed"))
+    elif argv[0] == "_floor_seat":
+        result = asyncio.run(floor_seat(int(argv[1]), argv[2] == "decode", int(argv[3])))
+    elif argv[0] == "_floor_driver":
+        result = asyncio.run(floor_driver(int(argv[1]), int(argv[2]), float(argv[3])))
     else:
         result = asyncio.run(seat_client(int(argv[1]), argv[2], int(argv[3]), float(argv[4])))
     print(json.dumps(result), flush=True)
@@ -294,6 +383,70 @@ def breakdown(stages: list[dict[str, float]], stamps: dict[str, list[list[int]]]
     return {key: statistics.median(row[key] for row in rows) / 1e3 for key in rows[0]} if rows else {}
 
 
+#: Body bytes of the floor frame when no game ran in this run (`--floor-only`): a typical patch.
+FLOOR_BODY = 340
+
+
+def floor_frame(size: int) -> bytes:
+    """A pre-encoded `patch` frame (header + body) whose body is about `size` bytes: the shape of a
+    real one (changed view paths, events with card names), so the decode does representative work."""
+    changes: list[list[Any]] = [[["log_length"], 57], [["waiting"], [{"seat": 3, "prompt_id": 41, "kind": "response"}]],
+                                [["seats", 3, "hand_count"], 4], [["message", "position"], 5]]
+
+    def event(n: int, text: str) -> dict[str, Any]:
+        return {"type": "play", "seat": n % 9, "card": {"id": 40 + n, "name": "截获", "colors": ["red"],
+                "lock": False}, "target_seat": (n + 4) % 9, "text": text}
+
+    def body_of(events: list[dict[str, Any]]) -> bytes:
+        return P.encode(P.patch(changes, events))
+
+    count = 0
+    while len(body_of([event(n, "") for n in range(count + 1)])) <= size:
+        count += 1
+    events = [event(n, "") for n in range(count)]
+    body = body_of(events)
+    while events and len(body) < size:  # the last event's text brings the body up to the size
+        events[-1]["text"] += "x"
+        body = body_of(events)
+    return P.HEADER.pack(len(body)) + body
+
+
+def floor(frame: bytes, seats: int, rounds: int, pause: float, decode: bool) -> tuple[list[float], list[float]]:
+    """Seconds from the driver's trigger to the last of `seats` bare clients having the frame
+    (and, with `decode`, having decoded it), one entry per round; and the same from the server's
+    first write of the round, which leaves out the trigger's own trip to the server."""
+    server, port = spawn(FLOOR, str(seats), frame.hex())
+    try:
+        mode = "decode" if decode else "bytes"
+        procs = [run_self("_floor_seat", str(port), mode, str(rounds)) for _ in range(seats)]
+        procs.append(run_self("_floor_driver", str(port), str(rounds), str(pause)))
+        *results, driver = collect(procs, timeout=120.0)
+        writes = stop(server)["writes"]
+    finally:
+        server.kill()
+    last = [max(r["stamps"][i] for r in results) for i in range(rounds)]
+    return [(t - t0) / 1e9 for t, t0 in zip(last, driver["sent"], strict=True)], [
+        (t - t0) / 1e9 for t, t0 in zip(last, writes, strict=True)]
+
+
+def print_floor(seats: int, body: int, bare: tuple[list[float], list[float]],
+                decoded: tuple[list[float], list[float]], fan: list[float], rtt_med: float, pause: float) -> None:
+    """The floor rows: what `seats` client processes cost on this machine before any game work,
+    and what share of the fan-out that is. The gap between rounds is shown because it matters: after
+    a longer idle every process takes longer to wake (the echo's rounds are 1 ms apart)."""
+    for what, (times, from_write) in (("have the bytes", bare), ("have decoded them (net.protocol.decode)", decoded)):
+        med, p99 = statistics.median(times), percentile(times, 0.99)
+        print(f"floor: trigger -> all {seats} bare client processes {what}: median {med * 1e3:.3f} ms, "
+              f"p99 {p99 * 1e3:.3f} ms over {len(times)} fan-outs {pause * 1e3:g} ms apart of one {body}-byte frame; "
+              f"ratio to echo: median {med / rtt_med:.2f}, p99 {p99 / rtt_med:.2f} (from the server's first write: "
+              f"median {statistics.median(from_write) * 1e3:.3f} ms)")
+    if fan:
+        fan_med, bare_med, decoded_med = statistics.median(fan), statistics.median(bare[0]), statistics.median(decoded[0])
+        print(f"floor: share of the fan-out median ({fan_med * 1e3:.3f} ms): {decoded_med / fan_med:.0%} with the "
+              f"decode, {bare_med / fan_med:.0%} bytes only; the game's own work adds "
+              f"{(fan_med - decoded_med) * 1e3:.3f} ms")
+
+
 def random_bot(seat: int, seed: int) -> Any:
     return make_bot("random", seat, seed)
 
@@ -336,6 +489,8 @@ def main() -> None:
     parser.add_argument("--no-journal", action="store_true", help="measure without fsync to a data directory")
     parser.add_argument("--pause", type=float, default=0.01, help="seconds between a fan-out and the next choice")
     parser.add_argument("--profile", default="-", help="write a cProfile of the fan-out server here")
+    parser.add_argument("--floor-only", action="store_true", help="measure just the echo and the fan-out floor")
+    parser.add_argument("--floor-rounds", type=int, default=300, help="fan-outs per floor measurement")
     args = parser.parse_args()
     characters = "0" if args.no_characters else "1"
     identities = args.identities or ("3v3" if args.no_characters else "default")
@@ -353,7 +508,7 @@ def main() -> None:
             stages: list[dict[str, float]] = []
             parts: list[dict[str, float]] = []
             runs = 0
-            while len(fan) < args.choices:  # a game may end first: a fresh server deals a new one
+            while len(fan) < args.choices and not args.floor_only:  # a game may end first: a fresh server deals one
                 profile = f"{args.profile}.{runs}" if args.profile != "-" else "-"
                 server, port = spawn(SERVER, "1", *game, data, characters, profile)
                 try:
@@ -365,28 +520,39 @@ def main() -> None:
                 sizes += summary["sizes"]
                 parts.append(breakdown(stages, summary["stamps"]))
                 runs += 1
+            # The floor frame is as big as this run's median game-state frame (a patch-sized one alone).
+            frame = floor_frame(int(statistics.median(sizes)) if sizes else FLOOR_BODY)
+            bare: tuple[list[float], list[float]] = ([], [])
+            decoded: tuple[list[float], list[float]] = ([], [])
+            for _ in range(2):  # the two kinds in turns, so the load's drift falls on both alike
+                for (from_trigger, from_write), decode in ((bare, False), (decoded, True)):
+                    times, after_write = floor(frame, args.players, max(1, args.floor_rounds // 2), args.pause, decode)
+                    from_trigger += times
+                    from_write += after_write
             rtt += echo_rtt(echo_port, 500, framed=False)  # before and after, as the machine's load drifts
             framed_rtt += echo_rtt(framed_port, 500, framed=True)
         finally:
             echo.kill()
             framed.kill()
-        rtt_med, fan_med, fan_p99 = statistics.median(rtt), statistics.median(fan), percentile(fan, 0.99)
-        framed_med = statistics.median(framed_rtt)
+        rtt_med, framed_med = statistics.median(rtt), statistics.median(framed_rtt)
         print(f"echo round trip, asyncio streams, client in its own process: median {rtt_med * 1e3:.3f} ms, "
               f"p99 {percentile(rtt, 0.99) * 1e3:.3f} ms")
         print(f"echo round trip, FramedConnection on both ends: median {framed_med * 1e3:.3f} ms, "
               f"p99 {percentile(framed_rtt, 0.99) * 1e3:.3f} ms")
-        print(f"choice -> all {label} updated, each seat a process: median {fan_med * 1e3:.3f} ms, "
-              f"p99 {fan_p99 * 1e3:.3f} ms over {len(fan)} choices; ratio to echo: median {fan_med / rtt_med:.2f}, "
-              f"p99 {fan_p99 / rtt_med:.2f} (to the framed echo: {fan_med / framed_med:.2f})")
-        print(f"  frame bytes: median {statistics.median(sizes):.0f}, largest {max(sizes)} over {len(sizes)} frames")
-        weights = [p for p in parts if p]
-        if weights:
-            print("  where a fan-out's time goes (median µs, each stage measured on its own):")
-            for key in weights[0]:
-                print(f"    {key:<58} {statistics.median(p[key] for p in weights):8.0f}")
+        if fan:
+            fan_med, fan_p99 = statistics.median(fan), percentile(fan, 0.99)
+            print(f"choice -> all {label} updated, each seat a process: median {fan_med * 1e3:.3f} ms, "
+                  f"p99 {fan_p99 * 1e3:.3f} ms over {len(fan)} choices; ratio to echo: median {fan_med / rtt_med:.2f}, "
+                  f"p99 {fan_p99 / rtt_med:.2f} (to the framed echo: {fan_med / framed_med:.2f})")
+            print(f"  frame bytes: median {statistics.median(sizes):.0f}, largest {max(sizes)} over {len(sizes)} frames")
+            weights = [p for p in parts if p]
+            if weights:
+                print("  where a fan-out's time goes (median µs, each stage measured on its own):")
+                for key in weights[0]:
+                    print(f"    {key:<58} {statistics.median(p[key] for p in weights):8.0f}")
+        print_floor(args.players, len(frame) - P.HEADER_SIZE, bare, decoded, fan, rtt_med, args.pause)
 
-        if args.tables <= 0:
+        if args.tables <= 0 or args.floor_only:
             return
         server, port = spawn(SERVER, str(args.tables), *game, data, characters, "-")
         try:
@@ -406,7 +572,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] in ("_echo", "_seat"):
+    if len(sys.argv) > 1 and sys.argv[1] in ("_echo", "_seat", "_floor_seat", "_floor_driver"):
         worker(sys.argv[1:])
     else:
         main()
