@@ -6,6 +6,10 @@
    (CLOCK_MONOTONIC is one clock for every process on Linux) and reports over a pipe when done.
    The echo client runs in its own process too, against an asyncio streams echo server; an echo
    over `FramedConnection` on both ends is measured alongside, to show what the framing costs.
+   Echo rounds are paced like the fan-outs (`--pause` apart): on this VM a process idle for 10 ms
+   wakes measurably slower than one idle for 1 ms, so a back-to-back echo against paced fan-outs
+   would compare unlike things. The back-to-back echo (1 ms apart) and the ratio to it are printed
+   as well.
    By default the table is the 9-player game with characters (one choice fans out to nine
    seats); `--players 6 --no-characters` measures the 6-player 3v3 game.
 2. Many tables of bot seats, each bot a real TCP client, against one server process: games per
@@ -195,8 +199,9 @@ def percentile(values: list[float], q: float) -> float:
 # --------------------------------------------------------------------------- worker processes
 
 
-async def echo_client(port: int, rounds: int, framed: bool) -> dict[str, Any]:
-    """Round trips of one choose frame: streams on both ends, or ``FramedConnection`` on both."""
+async def echo_client(port: int, rounds: int, framed: bool, gap: float) -> dict[str, Any]:
+    """Round trips of one choose frame: streams on both ends, or ``FramedConnection`` on both;
+    ``gap`` seconds apart, like the fan-outs (processes idle longer wake slower on this VM)."""
     times = []
     if framed:
         conn = await open_connection("127.0.0.1", port)
@@ -206,7 +211,7 @@ async def echo_client(port: int, rounds: int, framed: bool) -> dict[str, Any]:
             conn.send(msg)
             await conn.read_message()
             times.append(time.monotonic_ns() - t0)
-            await asyncio.sleep(0.001)
+            await asyncio.sleep(gap)
         await conn.close()
         return {"times": times}
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -218,7 +223,7 @@ async def echo_client(port: int, rounds: int, framed: bool) -> dict[str, Any]:
         header = await reader.readexactly(4)
         P.decode(await reader.readexactly(struct.unpack(">I", header)[0]))
         times.append(time.monotonic_ns() - t0)
-        await asyncio.sleep(0.001)
+        await asyncio.sleep(gap)
     writer.close()
     return {"times": times}
 
@@ -318,7 +323,7 @@ async def floor_driver(port: int, rounds: int, pause: float) -> dict[str, Any]:
 
 def worker(argv: list[str]) -> None:
     if argv[0] == "_echo":
-        result = asyncio.run(echo_client(int(argv[1]), int(argv[2]), argv[3] == "framed"))
+        result = asyncio.run(echo_client(int(argv[1]), int(argv[2]), argv[3] == "framed", float(argv[4])))
     elif argv[0] == "_floor_seat":
         result = asyncio.run(floor_seat(int(argv[1]), argv[2] == "decode", int(argv[3])))
     elif argv[0] == "_floor_driver":
@@ -331,8 +336,8 @@ def worker(argv: list[str]) -> None:
 # --------------------------------------------------------------------------- the measurements
 
 
-def echo_rtt(port: int, rounds: int, framed: bool) -> list[float]:
-    (result,) = collect([run_self("_echo", str(port), str(rounds), "framed" if framed else "streams")])
+def echo_rtt(port: int, rounds: int, framed: bool, gap: float) -> list[float]:
+    (result,) = collect([run_self("_echo", str(port), str(rounds), "framed" if framed else "streams", str(gap))])
     return [ns / 1e9 for ns in result["times"]]
 
 
@@ -385,6 +390,7 @@ def breakdown(stages: list[dict[str, float]], stamps: dict[str, list[list[int]]]
 
 #: Body bytes of the floor frame when no game ran in this run (`--floor-only`): a typical patch.
 FLOOR_BODY = 340
+HOT_GAP = 0.001  # seconds between the rounds of the back-to-back echo
 
 
 def floor_frame(size: int) -> bytes:
@@ -502,8 +508,11 @@ def main() -> None:
         echo, echo_port = spawn(ECHO)
         framed, framed_port = spawn(ECHO_FRAMED)
         try:
-            rtt = echo_rtt(echo_port, 500, framed=False)
-            framed_rtt = echo_rtt(framed_port, 500, framed=True)
+            # The echo is paced like the fan-outs (`--pause` apart), so that both wake from the same
+            # idle; the back-to-back echo (1 ms apart) is printed too, as the faster reference.
+            rtt = echo_rtt(echo_port, 500, framed=False, gap=args.pause)
+            framed_rtt = echo_rtt(framed_port, 500, framed=True, gap=args.pause)
+            hot_rtt = echo_rtt(echo_port, 500, framed=False, gap=HOT_GAP)
             fan: list[float] = []
             stages: list[dict[str, float]] = []
             parts: list[dict[str, float]] = []
@@ -529,21 +538,26 @@ def main() -> None:
                     times, after_write = floor(frame, args.players, max(1, args.floor_rounds // 2), args.pause, decode)
                     from_trigger += times
                     from_write += after_write
-            rtt += echo_rtt(echo_port, 500, framed=False)  # before and after, as the machine's load drifts
-            framed_rtt += echo_rtt(framed_port, 500, framed=True)
+            rtt += echo_rtt(echo_port, 500, framed=False, gap=args.pause)  # before and after: the load drifts
+            framed_rtt += echo_rtt(framed_port, 500, framed=True, gap=args.pause)
+            hot_rtt += echo_rtt(echo_port, 500, framed=False, gap=HOT_GAP)
         finally:
             echo.kill()
             framed.kill()
         rtt_med, framed_med = statistics.median(rtt), statistics.median(framed_rtt)
-        print(f"echo round trip, asyncio streams, client in its own process: median {rtt_med * 1e3:.3f} ms, "
-              f"p99 {percentile(rtt, 0.99) * 1e3:.3f} ms")
-        print(f"echo round trip, FramedConnection on both ends: median {framed_med * 1e3:.3f} ms, "
-              f"p99 {percentile(framed_rtt, 0.99) * 1e3:.3f} ms")
+        hot_med = statistics.median(hot_rtt)
+        print(f"echo round trip, asyncio streams, client in its own process, {args.pause * 1e3:g} ms apart like the "
+              f"fan-outs: median {rtt_med * 1e3:.3f} ms, p99 {percentile(rtt, 0.99) * 1e3:.3f} ms")
+        print(f"echo round trip, the same, {HOT_GAP * 1e3:g} ms apart: median {hot_med * 1e3:.3f} ms, "
+              f"p99 {percentile(hot_rtt, 0.99) * 1e3:.3f} ms")
+        print(f"echo round trip, FramedConnection on both ends, {args.pause * 1e3:g} ms apart: median "
+              f"{framed_med * 1e3:.3f} ms, p99 {percentile(framed_rtt, 0.99) * 1e3:.3f} ms")
         if fan:
             fan_med, fan_p99 = statistics.median(fan), percentile(fan, 0.99)
             print(f"choice -> all {label} updated, each seat a process: median {fan_med * 1e3:.3f} ms, "
                   f"p99 {fan_p99 * 1e3:.3f} ms over {len(fan)} choices; ratio to echo: median {fan_med / rtt_med:.2f}, "
-                  f"p99 {fan_p99 / rtt_med:.2f} (to the framed echo: {fan_med / framed_med:.2f})")
+                  f"p99 {fan_p99 / rtt_med:.2f} (to the framed echo: {fan_med / framed_med:.2f}; to the echo "
+                  f"{HOT_GAP * 1e3:g} ms apart: {fan_med / hot_med:.2f})")
             print(f"  frame bytes: median {statistics.median(sizes):.0f}, largest {max(sizes)} over {len(sizes)} frames")
             weights = [p for p in parts if p]
             if weights:
