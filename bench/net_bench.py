@@ -10,7 +10,9 @@
    wakes measurably slower than one idle for 1 ms, so a back-to-back echo against paced fan-outs
    would compare unlike things. The back-to-back echo (1 ms apart) and the ratio to it are printed
    as well.
-   By default the table is the 9-player game with characters (one choice fans out to nine
+   The same fan-out is then measured with every seat a `Client` in one shared process: on a LAN
+   each seat has a machine of its own, and ten processes taking turns on two cores is a cost of
+   this test machine, not of the server. By default the table is the 9-player game with characters (one choice fans out to nine
    seats); `--players 6 --no-characters` measures the 6-player 3v3 game.
 2. Many tables of bot seats, each bot a real TCP client, against one server process: games per
    minute, server CPU and peak RSS, defaults applied on expiry (target: none, RSS ≤ 150 MB).
@@ -228,6 +230,23 @@ async def echo_client(port: int, rounds: int, framed: bool, gap: float) -> dict[
     return {"times": times}
 
 
+_ARRIVALS: dict[int, list[int]] = {}  # id of a seat's connection -> when bytes reached it
+
+
+def _stamp_arrivals() -> None:
+    """Stamp every connection's incoming bytes (installed once per process, for every seat in it)."""
+    original = FramedConnection.data_received
+    if getattr(original, "stamps", False):
+        return
+
+    def stamped(conn: FramedConnection, data: bytes) -> None:
+        _ARRIVALS.setdefault(id(conn), []).append(time.monotonic_ns())
+        original(conn, data)
+
+    stamped.stamps = True  # type: ignore[attr-defined]
+    FramedConnection.data_received = stamped  # type: ignore[method-assign,assignment]
+
+
 async def seat_client(port: int, name: str, states: int, pause: float) -> dict[str, Any]:
     """One player: stamps each new state of its view; answers when it is first in `waiting`.
 
@@ -235,16 +254,10 @@ async def seat_client(port: int, name: str, states: int, pause: float) -> dict[s
     an idle table. Returns the states seen (log length), their arrival stamps, the stamps of
     this seat's choices, and when the frame of each state reached the process.
     """
-    received: list[int] = []
-    original = FramedConnection.data_received
-
-    def stamped(conn: FramedConnection, data: bytes) -> None:
-        received.append(time.monotonic_ns())
-        original(conn, data)
-
-    FramedConnection.data_received = stamped  # type: ignore[method-assign,assignment]
+    _stamp_arrivals()
     client = Client()
     await client.connect("127.0.0.1", port, name)
+    received = _ARRIVALS.setdefault(id(client.conn), [])
     seen: dict[tuple[Any, ...], int] = {}
     lengths, arrivals, bytes_in, sent = [], [], [], []
     async for msg in client:
@@ -269,6 +282,13 @@ async def seat_client(port: int, name: str, states: int, pause: float) -> dict[s
             sent.append((len(seen) - 1, t0))
     await client.close()
     return {"lengths": lengths, "arrivals": arrivals, "bytes_in": bytes_in, "sent": sent}
+
+
+async def seats_client(port: int, seats: int, states: int, pause: float) -> dict[str, Any]:
+    """Every seat of the table as a `seat_client` in this one process: what the server plus the
+    seats cost without ten processes taking turns on two cores (on a LAN each seat has a machine)."""
+    results = await asyncio.gather(*(seat_client(port, f"seat{n}", states, pause) for n in range(seats)))
+    return {"seats": list(results)}
 
 
 class FloorSeat(asyncio.Protocol):
@@ -328,6 +348,8 @@ def worker(argv: list[str]) -> None:
         result = asyncio.run(floor_seat(int(argv[1]), argv[2] == "decode", int(argv[3])))
     elif argv[0] == "_floor_driver":
         result = asyncio.run(floor_driver(int(argv[1]), int(argv[2]), float(argv[3])))
+    elif argv[0] == "_seats":  # every seat in this one process
+        result = asyncio.run(seats_client(int(argv[1]), int(argv[2]), int(argv[3]), float(argv[4])))
     else:
         result = asyncio.run(seat_client(int(argv[1]), argv[2], int(argv[3]), float(argv[4])))
     print(json.dumps(result), flush=True)
@@ -341,10 +363,16 @@ def echo_rtt(port: int, rounds: int, framed: bool, gap: float) -> list[float]:
     return [ns / 1e9 for ns in result["times"]]
 
 
-def fanout(port: int, seats: int, choices: int, pause: float) -> tuple[list[float], list[dict[str, float]]]:
+def fanout(port: int, seats: int, choices: int, pause: float, one_process: bool = False,
+           ) -> tuple[list[float], list[dict[str, float]]]:
     """Seconds from a choice being sent to the last seat's view updated, one entry per choice;
-    and, per choice, when each stage ended relative to the send (for the breakdown)."""
-    results = collect([run_self("_seat", str(port), f"seat{n}", str(choices), str(pause)) for n in range(seats)])
+    and, per choice, when each stage ended relative to the send (for the breakdown).
+    Each seat is a process of its own, or (`one_process`) all of them share one."""
+    if one_process:
+        (shared,) = collect([run_self("_seats", str(port), str(seats), str(choices), str(pause))])
+        results = shared["seats"]
+    else:
+        results = collect([run_self("_seat", str(port), f"seat{n}", str(choices), str(pause)) for n in range(seats)])
     lengths = results[0]["lengths"]
     states = min(len(r["lengths"]) for r in results)
     if any(r["lengths"][:states] != lengths[:states] for r in results):
@@ -529,6 +557,15 @@ def main() -> None:
                 sizes += summary["sizes"]
                 parts.append(breakdown(stages, summary["stamps"]))
                 runs += 1
+            shared_fan: list[float] = []
+            while len(shared_fan) < args.choices and not args.floor_only:
+                server, port = spawn(SERVER, "1", *game, data, characters, "-")
+                try:
+                    times, _ = fanout(port, args.players, args.choices - len(shared_fan), args.pause, one_process=True)
+                    stop(server)
+                finally:
+                    server.kill()
+                shared_fan += times
             # The floor frame is as big as this run's median game-state frame (a patch-sized one alone).
             frame = floor_frame(int(statistics.median(sizes)) if sizes else FLOOR_BODY)
             bare: tuple[list[float], list[float]] = ([], [])
@@ -559,6 +596,11 @@ def main() -> None:
                   f"p99 {fan_p99 / rtt_med:.2f} (to the framed echo: {fan_med / framed_med:.2f}; to the echo "
                   f"{HOT_GAP * 1e3:g} ms apart: {fan_med / hot_med:.2f})")
             print(f"  frame bytes: median {statistics.median(sizes):.0f}, largest {max(sizes)} over {len(sizes)} frames")
+            shared_med, shared_p99 = statistics.median(shared_fan), percentile(shared_fan, 0.99)
+            print(f"choice -> all {label} updated, every seat in one client process: median {shared_med * 1e3:.3f} ms, "
+                  f"p99 {shared_p99 * 1e3:.3f} ms over {len(shared_fan)} choices; ratio to echo: median "
+                  f"{shared_med / rtt_med:.2f}, p99 {shared_p99 / rtt_med:.2f} (to the echo {HOT_GAP * 1e3:g} ms apart: "
+                  f"{shared_med / hot_med:.2f})")
             weights = [p for p in parts if p]
             if weights:
                 print("  where a fan-out's time goes (median µs, each stage measured on its own):")
@@ -586,7 +628,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] in ("_echo", "_seat", "_floor_seat", "_floor_driver"):
+    if len(sys.argv) > 1 and sys.argv[1] in ("_echo", "_seat", "_seats", "_floor_seat", "_floor_driver"):
         worker(sys.argv[1:])
     else:
         main()
