@@ -248,24 +248,45 @@ def _stamp_arrivals() -> None:
 
 
 async def seat_client(port: int, name: str, states: int, pause: float) -> dict[str, Any]:
-    """One player: stamps each new state of its view; answers when it is first in `waiting`.
+    """One player: stamps each new state of its view; answers each of its prompts after a pause.
 
-    Only one seat answers at a time, and only after `pause`, so every fan-out is measured on
-    an idle table. Returns the states seen (log length), their arrival stamps, the stamps of
-    this seat's choices, and when the frame of each state reached the process.
+    The seats listed as waiting answer one at a time, `pause` apart in their listed order (a
+    response window lists every asked seat until it closes), so every fan-out is measured on an
+    idle table; the answer is sent from a timer, so the seat stamps others' fan-outs meanwhile.
+    A state is the log length plus who is waiting and each deadline: a secret pass changes only
+    the deadlines the others are sent. Returns the states seen (log length), their arrival stamps,
+    the stamps of this seat's choices, and when the frame of each state reached the process.
     """
     _stamp_arrivals()
     client = Client()
     await client.connect("127.0.0.1", port, name)
     received = _ARRIVALS.setdefault(id(client.conn), [])
     seen: dict[tuple[Any, ...], int] = {}
-    lengths, arrivals, bytes_in, sent = [], [], [], []
+    lengths: list[int] = []
+    arrivals: list[int] = []
+    bytes_in: list[int] = []
+    sent: list[tuple[int, int]] = []
+    answered: set[int] = set()
+    tasks: set[asyncio.Task[None]] = set()
+    timers: list[asyncio.TimerHandle] = []
+
+    async def answer(prompt_id: int, option: str) -> None:
+        sent.append((len(seen) - 1, time.monotonic_ns()))
+        await client.choose(prompt_id, option)
+
+    def later(prompt_id: int, option: str) -> None:
+        task = asyncio.ensure_future(answer(prompt_id, option))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    loop = asyncio.get_running_loop()
     async for msg in client:
         if msg["type"] != "update":
             continue
         now = time.monotonic_ns()
         current = msg["view"]
-        key = (current["log_length"], tuple(w["prompt_id"] for w in current["waiting"]))
+        waiting = current["waiting"]
+        key = (current["log_length"], tuple((w["prompt_id"], w.get("deadline")) for w in waiting))
         if key in seen:
             continue
         seen[key] = len(seen)
@@ -275,11 +296,14 @@ async def seat_client(port: int, name: str, states: int, pause: float) -> dict[s
         if current["over"] or len(seen) > states:
             break
         prompt = current["prompt"]
-        if prompt is not None and prompt["id"] == current["waiting"][0]["prompt_id"]:
-            await asyncio.sleep(pause)
-            t0 = time.monotonic_ns()
-            await client.choose(prompt["id"], prompt["default"])
-            sent.append((len(seen) - 1, t0))
+        if prompt is not None and prompt["id"] not in answered:
+            answered.add(prompt["id"])
+            rank = next((i for i, w in enumerate(waiting) if w["seat"] == client.seat), 0)
+            timers.append(loop.call_later(pause * (rank + 1), later, prompt["id"], prompt["default"]))
+    for timer in timers:
+        timer.cancel()
+    for task in list(tasks):
+        task.cancel()
     await client.close()
     return {"lengths": lengths, "arrivals": arrivals, "bytes_in": bytes_in, "sent": sent}
 

@@ -601,9 +601,9 @@ class Game:
             player = seats[seat]
             if player.in_game and (player.hand or characters_on and characters.may_act(self, seat)):
                 eligible.append(seat)
-        s.window = Window(step, _AFTER_WINDOW[step], eligible, set(), acted, last_actor)
-        s.node = WINDOW
         prompt_id = s.next_prompt_id
+        s.window = Window(step, _AFTER_WINDOW[step], eligible, set(), acted, last_actor, prompt_id)
+        s.node = WINDOW
         more = self._response_options
         for seat in eligible:
             prompts[seat] = Prompt(prompt_id, seat, RESPONSE, _PASS_ONLY, _PASS_ID, more)

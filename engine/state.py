@@ -108,6 +108,9 @@ class Window:
     passed: set[int] = field(default_factory=set)
     acted: bool = False
     last_actor: int = 0
+    # Prompt id of eligible[0]; eligible[i] was asked with first_prompt + i. Views list every
+    # eligible seat as waiting until the window closes, so that a pass stays secret.
+    first_prompt: int = field(default=0, repr=False)
 
 
 @dataclass(slots=True)

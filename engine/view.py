@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from . import characters
 from .cards import COLOURS
 from .game import Game
-from .prompts import Prompt
+from .prompts import RESPONSE, Prompt
 from .state import (
     AFTER_ARRIVE,
     AFTER_TRANSMIT,
@@ -59,9 +59,9 @@ def views(game: Game, seats: Iterable[int | None]) -> dict[int | None, dict[str,
         "probe_draw": s.config.probe_draw, "characters": s.config.characters,
     }
     w = s.window
-    window = None if w is None else {"step": w.step, "eligible": list(w.eligible), "passed": sorted(w.passed)}
+    window = None if w is None else {"step": w.step, "eligible": list(w.eligible)}
     discard = [game.face(c) for c in s.discard] if s.config.discard_face_up else len(s.discard)
-    waiting = [{"seat": p.seat, "kind": p.kind, "prompt_id": p.id} for p in sorted(game.prompts.values(), key=_seat_of)]
+    waiting = _waiting(game)
     deck = game.deck
     out: dict[int | None, dict[str, object]] = {}
     for seat in seats:
@@ -188,3 +188,17 @@ def _task(game: Game, seat: int | None) -> dict[str, object] | None:
     if c is None:
         return None
     return {"zh": c.task_zh, "en": c.task_en}
+
+
+def _waiting(game: Game) -> list[dict[str, object]]:
+    """Who must decide now. While a response window's prompts are open, every seat it asked is
+    listed until it closes, passed or not: when a seat passed is known to that seat alone, as at
+    the table, so that no one learns who still holds a card worth thinking over (PEERS.md §0.4)."""
+    s = game.state
+    w = s.window
+    prompts = game.prompts
+    if s.node == WINDOW and w is not None and prompts and s.asking is None \
+            and all(p.kind == RESPONSE for p in prompts.values()):
+        asked = sorted((seat, w.first_prompt + i) for i, seat in enumerate(w.eligible))
+        return [{"seat": seat, "kind": RESPONSE, "prompt_id": prompt_id} for seat, prompt_id in asked]
+    return [{"seat": p.seat, "kind": p.kind, "prompt_id": p.id} for p in sorted(prompts.values(), key=_seat_of)]

@@ -200,6 +200,9 @@ class Table:
         self.journal: Journal | None = None
         self.deadlines: dict[int, float] = {}
         self._issued: dict[int, float] = {}
+        #: Deadlines of window prompts already answered, shown until their window closes: the
+        #: views keep listing those seats as waiting, so a pass stays secret (`engine.view`).
+        self._answered: dict[int, float] = {}
         self._inbox: deque[tuple[Any, ...]] = deque()
         self._wake = asyncio.Event()
         self._dirty = False
@@ -445,7 +448,7 @@ class Table:
         v["timers"] = self._flush_timers if self._flush_timers is not None else dict(self.timers)
 
     def _remaining(self, prompt_id: Any, now: float) -> float:
-        deadline = self.deadlines.get(int(prompt_id))
+        deadline = self.deadlines.get(int(prompt_id)) or self._answered.get(int(prompt_id))
         return 0.0 if deadline is None else round(max(0.0, deadline - now), 3)
 
     def lobby_frame(self, session: Session) -> dict[str, Any]:
@@ -810,6 +813,7 @@ class Table:
         self.phase = LOBBY
         self.game = None
         self.deadlines.clear()
+        self._answered.clear()
         self._issued.clear()
         for slot in list(self.slots):
             slot.bot = None
@@ -832,6 +836,7 @@ class Table:
         self.game = Game.new(config, seed)
         self.phase = PLAYING
         self.deadlines.clear()
+        self._answered.clear()
         self._issued.clear()
         for slot in self.slots:
             slot.bot = self._new_bot(slot.bot_level, slot.index) if slot.bot_level is not None else None
@@ -916,9 +921,15 @@ class Table:
                     deadline = min(deadline, now + self.offline_timeout)
                 self.deadlines[prompt.id] = deadline
                 self._issued[prompt.id] = now
+        w = game.state.window
+        asked = range(w.first_prompt, w.first_prompt + len(w.eligible)) if w is not None else range(0)
         for prompt_id in [p for p in self.deadlines if p not in live]:
-            del self.deadlines[prompt_id]
+            deadline = self.deadlines.pop(prompt_id)
             del self._issued[prompt_id]
+            if prompt_id in asked:
+                self._answered[prompt_id] = deadline
+        for prompt_id in [p for p in self._answered if p not in asked]:
+            del self._answered[prompt_id]
 
     def _due(self, now: float) -> tuple[list[Prompt], list[Prompt], list[SeatSlot]]:
         """(expired prompts, bot prompts whose delay has passed, seats due a stand-in)."""
@@ -994,6 +1005,7 @@ class Table:
         assert game is not None
         self.phase = OVER
         self.deadlines.clear()
+        self._answered.clear()
         self._issued.clear()
         self.games_finished += 1
         s = game.state

@@ -218,3 +218,33 @@ def test_a_spectator_sees_no_hand_and_no_unrevealed_identity() -> None:
         for event in events_for(game, None):
             if event["kind"] in ("dealt", "drew", "identity"):
                 assert set(event) <= {"seq", "kind", "seat", "count"}
+
+
+def test_a_pass_in_a_response_window_is_secret_until_the_window_closes() -> None:
+    """Who has passed would tell the others who is still thinking over a card (a client passes at
+    once when it holds nothing playable): until the window closes, a pass changes nothing any
+    other seat (or a spectator) is sent, and every asked seat stays listed as waiting."""
+    checked = 0
+    for seed in range(12):
+        players, identities = CHARACTER_CONFIGS[seed % len(CHARACTER_CONFIGS)] if seed % 2 else CONFIGS[seed % 2]
+        game = Game.new(GameConfig(players=players, identities=identities, characters=bool(seed % 2)), seed)
+        rng = random.Random(seed)
+        while not game.over:
+            prompts = sorted(game.pending(), key=lambda p: p.seat)
+            responses = [p for p in prompts if p.kind == "response"]
+            if len(responses) >= 2 and len(responses) == len(prompts):
+                passer = rng.choice(responses)
+                others = [s for s in [None, *range(players)] if s != passer.seat]
+                before = {s: msgpack.packb(view(game, s)) for s in others}
+                asked = [w["seat"] for w in view(game, None)["waiting"]]  # type: ignore[index]
+                game.choose(passer.seat, passer.id, passer.default)
+                if game.pending():  # the window is still open
+                    for s in others:
+                        assert msgpack.packb(view(game, s)) == before[s], (seed, passer.seat, s)
+                    assert [w["seat"] for w in view(game, passer.seat)["waiting"]] == asked  # type: ignore[index]
+                    checked += 1
+                continue
+            prompt = rng.choice(prompts)
+            options = prompt.options
+            game.choose(prompt.seat, prompt.id, rng.choice(options).id if rng.random() < 0.3 else prompt.default)
+    assert checked > 50
