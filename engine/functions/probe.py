@@ -67,4 +67,4 @@ def _discarded(game: Game, st: Step, opt: P.Option) -> None:
     assert st.seat is not None and opt.card is not None
     game.state.seats[st.seat].hand.remove(opt.card)
     game.state.discard.append(opt.card)
-    game.log("probe_discarded", {"card": game.face(opt.card)}, seen_by=(st.data["user"], st.seat), seat=st.seat)
+    game.log("probe_discarded", {"card": game.face(opt.card)}, seen_by=(st.seat,), seat=st.seat)  # face-down: RULES.md §4
