@@ -849,7 +849,10 @@ class Table:
             stamp = time.strftime("%Y%m%d-%H%M%S")
             path = Path(self.data_dir) / f"{_file_name(self.name)}-{stamp}-{seed % 100000:05d}.journal"
             self.journal = Journal.create(path, self._start_record(config, seed))
-        log.info("%s: game started: %d players (%s), seed %d", self.name, self.players, self.identities, seed)
+        # The console may be read by a host who also plays: the seed (which fixes the deck and the
+        # identities) and each choice (option ids name cards; passes are secret) only with --verbose.
+        log.info("%s: game started: %d players (%s)", self.name, self.players, self.identities)
+        log.debug("%s: seed %d", self.name, seed)
         self._dirty = True
         self._sync_prompts()
 
@@ -900,7 +903,7 @@ class Table:
         if self.journal is not None:
             self.journal.append({"t": "choice", "c": [seat, prompt_id, option]})
         self._dirty = True
-        log.info("%s: seat %d %s %s (prompt %d)", self.name, seat, how, option, prompt_id)
+        log.debug("%s: seat %d %s %s (prompt %d)", self.name, seat, how, option, prompt_id)
         if game.over:
             self._finish()
         else:

@@ -20,7 +20,7 @@ CHOICE = re.compile(r"seat (\d+) (?:chose|bot:|timed out: default) (\S+) \(promp
 
 async def host(*args: str) -> tuple[asyncio.subprocess.Process, int, list[str]]:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "fengsheng_tui.cli", "host", "--port", "0", "--no-advertise", *args,
+        sys.executable, "-m", "fengsheng_tui.cli", "host", "--port", "0", "--no-advertise", "--verbose", *args,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     lines: list[str] = []
@@ -109,3 +109,26 @@ async def test_sigkill_then_resume_restores_the_identical_game(tmp_path: Path) -
     finally:
         proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(proc.wait(), 10)
+
+
+async def test_the_host_console_shows_no_seed_and_no_choice_unless_verbose(tmp_path: Path) -> None:
+    """A host who also plays reads this console: the seed fixes the deck and the identities, and an
+    option id names a card, so neither appears without --verbose."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "fengsheng_tui.cli", "host", "--port", "0", "--no-advertise", "--players", "4",
+        "--bots", "4", "--start", "--bot-delay", "0", "--data-dir", str(tmp_path),
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert proc.stdout is not None
+    lines: list[str] = []
+    try:
+        async with asyncio.timeout(60):
+            while not any("game over" in line for line in lines):
+                lines.append((await proc.stdout.readline()).decode())
+    finally:
+        proc.kill()
+        await proc.wait()
+    text = "".join(lines)
+    assert "game started" in text
+    assert "seed" not in text
+    assert not CHOICE.search(text)

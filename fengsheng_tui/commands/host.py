@@ -48,6 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds for one kind of decision (play, send, response, receive, probe_discard)")
     parser.add_argument("--bot-delay", type=float, default=None, metavar="S", help="pause before a bot answers")
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--verbose", action="store_true",
+                        help="also log the seed and every choice (reveals hidden cards: not for a host who plays)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
     import signal
 
     logging.basicConfig(
-        stream=sys.stdout, level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S", force=True
+        stream=sys.stdout, level=logging.DEBUG if args.verbose else logging.INFO, format="%(asctime)s %(message)s",
+        datefmt="%H:%M:%S", force=True,
     )
     try:
         timers = _parse_timers(args.timer)
