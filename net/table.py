@@ -487,6 +487,10 @@ class Table:
     def _hello(self, conn: FramedConnection, msg: dict[str, Any], reply: asyncio.Future[Session | None]) -> None:
         token = msg["token"]
         is_host = token is not None and secrets.compare_digest(token, self.host_token)
+        if self.phase == OVER and not msg["spectate"] and token is None:
+            # Someone sits down after the end: the table gathers for the next game.
+            self._to_lobby()
+            log.info("%s: back to the lobby for the next game", self.name)
         refused = self._refusal(msg, is_host)
         if refused is not None:
             conn.send(refused.to_message())
@@ -800,6 +804,8 @@ class Table:
         log.info("%s: kicked %s from seat %d", self.name, slot.name, slot.index)
 
     def _op_start(self, args: dict[str, Any]) -> None:
+        if self.phase == OVER:  # a rematch with whoever is here
+            self._to_lobby()
         self._lobby_only("start")
         self._start_game()
 
@@ -810,6 +816,12 @@ class Table:
             self.journal.append({"t": "end", "reason": "ended by the host"}, sync=True)
             self.journal.close()
             self.journal = None
+        self._to_lobby()
+        log.info("%s: game ended by the host", self.name)
+
+    def _to_lobby(self) -> None:
+        """Back to the lobby for another game: the seats of the players present and the bots stay,
+        every seat must be ready again."""
         self.phase = LOBBY
         self.game = None
         self.deadlines.clear()
@@ -817,10 +829,11 @@ class Table:
         self._issued.clear()
         for slot in list(self.slots):
             slot.bot = None
+            slot.ready = slot.bot_level is not None
             if slot.session is None and slot.bot_level is None:
                 self.slots.remove(slot)
         self._reindex()
-        log.info("%s: game ended by the host", self.name)
+        self._dirty = True
 
     # ------------------------------------------------------------------ the game
 

@@ -334,3 +334,27 @@ async def test_serve_local_and_remote_bot_command_play_a_whole_game(tmp_path: Pa
         await me.close()
     finally:
         await local.close()
+
+
+async def test_after_the_end_a_new_joiner_gathers_the_table_for_the_next_game() -> None:
+    """A player who left after the game over (his client forgets the token of a finished game) and
+    joins again is seated in the lobby of the next game, with the bots, instead of being refused."""
+    table = Table("t", players=4, bot_delay=0, seed=21)
+    for _ in range(3):
+        table.add_bot()
+    server = await started(table)
+    try:
+        me = await join(server.port, "me")
+        await me.ready()
+        await asyncio.wait_for(play_as_bot(me, lambda s: make_bot("random", s, 4), until_over=True), 20)
+        await me.close()
+        again = await join(server.port, "me")
+        lobby = await until(again, lambda m: m["type"] == "lobby")
+        seats = lobby["table"]["seats"]
+        assert lobby["table"]["phase"] == "lobby"
+        assert [s["name"] for s in seats if s["bot"] is None] == ["me"] and len(seats) == 4
+        await again.ready()
+        await until(again, has_prompt, timeout=10)  # everyone ready: the next game starts
+        await again.close()
+    finally:
+        await server.close()
