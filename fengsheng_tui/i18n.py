@@ -54,6 +54,8 @@ COLON_CARD = frozenset({
 SEAT_KEYS = ("seat", "by", "origin", "to", "source", "user")
 #: The passive skill that lets a character play a card as another function (engine module = character id).
 AS_FUNCTION_SKILL = {"daofeng": "亮剑", "beileimao": "换日", "zhiyeshashou": "预谋"}
+#: Key names as the footer and help show them; a language without an entry keeps the English name.
+KEY_NAMES = {"zh": {"space": "空格"}, "en": {}}
 PROBE_LINE_EN = {"其实我是卧底": "Actually, I am a mole.", "我是一个好人": "I am a good person."}
 
 PHASE = {
@@ -97,8 +99,8 @@ UI: dict[str, dict[str, str]] = {
         "cards": "{n}张",
         "face_down": "背面",
         "from_to": "{sender}传出 · 在{pos} · {dir}",
-        "direction_left": "向左传",
-        "direction_right": "向右传",
+        "direction_left": "向左传（顺时针）",
+        "direction_right": "向右传（逆时针）",
         "direction_target": "直达{target}",
         "returning": "退回给传出者",
         "intercepted": "被{who}截获",
@@ -237,7 +239,15 @@ UI: dict[str, dict[str, str]] = {
         "colour_off": "单色",
         "lobby_none": "还没有找到游戏——按 m 输入地址",
         "wrong_key": "这个键没有作用；按 ? 查看按键",
-        "host_hint": "房主：s 开始，b/x 加减机器人，+/- 人数，i 身份，h 角色",
+        "host_hint": "房主：s 开始，b/x 加减机器人，+/- 人数，i 身份，h 角色，k 牌堆",
+        "players_range": "人数只能是{lo}–{hi}人",
+        "seats_taken": "已有{n}个座位有人：先减机器人",
+        "players_need_characters": "{n}人局需要角色（有打酱油的）：先按 h 打开角色",
+        "only_lineup": "{n}人{mode}：只有{lineup}",
+        "with_characters": "用角色",
+        "without_characters": "不用角色",
+        "you_passed_waiting": "你已放弃——等待其他人（{who}）",
+        "abbreviations": "屏幕上的缩写",
         "guest_hint": "等待房主开始；r 准备（所有人准备好且坐满即开始）",
         "your_identity": "你的身份",
         "identities_counts": "{name}（军情处{m} 潜伏战线{l} 打酱油的{n}）",
@@ -275,8 +285,8 @@ UI: dict[str, dict[str, str]] = {
         "cards": "{n}c",
         "face_down": "face down",
         "from_to": "sent by {sender} · at {pos} · {dir}",
-        "direction_left": "passing left",
-        "direction_right": "passing right",
+        "direction_left": "passing left (clockwise)",
+        "direction_right": "passing right (counter-clockwise)",
         "direction_target": "direct to {target}",
         "returning": "back to sender",
         "intercepted": "intercepted by {who}",
@@ -416,7 +426,15 @@ UI: dict[str, dict[str, str]] = {
         "colour_off": "mono",
         "lobby_none": "No games found yet - press m to enter an address",
         "wrong_key": "That key does nothing here; ? shows the keys",
-        "host_hint": "Host: s starts, b/x add/remove a bot, +/- players, i identities, h characters",
+        "host_hint": "Host: s starts, b/x add/remove a bot, +/- players, i identities, h characters, k deck",
+        "players_range": "Players: {lo} to {hi} only",
+        "seats_taken": "{n} seats are taken: remove a bot first",
+        "players_need_characters": "{n} players need characters (a Neutral is dealt): h turns them on first",
+        "only_lineup": "{n} players {mode}: only {lineup}",
+        "with_characters": "with characters",
+        "without_characters": "without characters",
+        "you_passed_waiting": "You passed — waiting for the others ({who})",
+        "abbreviations": "Abbreviations on screen",
         "guest_hint": "Waiting for the host to start; r ready (a full table that is all ready starts)",
         "your_identity": "Your identity",
         "identities_counts": "{name} (Military {m}, Latent {l}, Neutral {n})",
@@ -664,6 +682,10 @@ class Words:
             return label
         return self("identities_counts", name=label, m=counts[0], l=counts[1], n=counts[2])
 
+    def key_name(self, key: str) -> str:
+        """`Space` is `空格` in Chinese, as the prompt lines say it; other keys keep their names."""
+        return KEY_NAMES[self.lang].get(key.lower(), key)
+
     def deck(self, name: object) -> str:
         return DECK[self.lang].get(str(name), str(name))
 
@@ -905,6 +927,26 @@ CARD_HELP = {
         "博弈": "(later edition) Play phase: the top card of the deck becomes a message in front of a player.",
         "权衡": "(later edition) Play phase: discard your whole hand, then draw as many.",
     },
+}
+
+#: The short forms the table uses, explained on the help screen.
+ABBREVIATIONS = {
+    "zh": [
+        "红/蓝/黑：牌的颜色；座位行的“红1 蓝0 黑2”是他面前的情报数",
+        "3张：手牌数（别人的手牌只显示张数）",
+        "[锁]：被锁定，本回合情报到达时必须接收；[离]：被调虎离山，本次情报跳过他",
+        "(潜伏?摸)：试探问的身份（军情/潜伏/酱油）和“是”时做什么（摸牌/弃牌）",
+        "▶：当前回合的玩家；⏳12秒：他还有多少秒作答",
+        "盖：盖伏的角色；角色后的·男/·女：性别",
+    ],
+    "en": [
+        "R / B / Bk: red, blue, black; \"R1 B0 Bk2\" on a seat row counts the messages in front of it",
+        "3c: 3 cards in hand (only the count of another player's hand is shown)",
+        "[L]: locked, must accept this turn's message; [S]: lured away, this message skips him",
+        "(Mil?disc): the identity a Probe asks about (Mil/Lat/Neu) and what a yes does (draw / disc = discard)",
+        "▶: whose turn it is; ⏳12s: seconds left to answer",
+        "down: a face-down character; ·M/·F after a character: gender",
+    ],
 }
 
 RULES_SUMMARY = {

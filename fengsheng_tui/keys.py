@@ -85,7 +85,8 @@ def bindings(specs: tuple[KeySpec, ...], words: Words) -> list[object]:
     from textual.binding import Binding
 
     return [
-        Binding(s.keys, s.action, words(s.word), show=s.show, key_display=s.key_display, id=s.id)
+        Binding(s.keys, s.action, words(s.word), show=s.show,
+                key_display=words.key_name(s.key_display) if s.key_display else None, id=s.id)
         for s in specs
     ]
 
@@ -102,6 +103,7 @@ def describe(specs: tuple[KeySpec, ...], words: Words, keymap: dict[str, str] | 
     for s in specs:
         keys = keymap.get(s.id, s.keys).replace("question_mark", "?").replace("pageup", "PgUp") \
             .replace("pagedown", "PgDn")
+        keys = ",".join(words.key_name(k) for k in keys.split(","))
         group = GROUPS.get(s.word)
         remapped = any(k.startswith(s.id.rsplit("_", 1)[0]) for k in keymap)
         if group is not None and not remapped:
@@ -147,17 +149,20 @@ PICK_KEYS = (
     KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
     KeySpec("quit", "q", "quit", "quit"),
 )
+#: Only the keys a newcomer needs are in the footer (it must fit 80 columns in either language);
+#: the host's option keys are listed in the host hint line above it.
 TABLE_LOBBY_KEYS = (
     KeySpec("ready", "r", "ready", "toggle_ready"),
     KeySpec("start", "s", "start", "start"),
-    KeySpec("add_bot", "b", "bot(1)", "add_bot"),
-    KeySpec("remove_bot", "x", "bot(-1)", "remove_bot"),
-    KeySpec("players_up", "plus,equals_sign", "players(1)", "players", key_display="+/-"),
-    KeySpec("players_down", "minus", "players(-1)", "players", show=False),
-    KeySpec("identities", "i", "identities", "identities"),
-    KeySpec("characters", "h", "characters", "characters"),
-    KeySpec("deck", "k", "deck", "deck"),
     KeySpec("chat", "c", "chat", "chat"),
     KeySpec("help", "question_mark", "help", "help", key_display="?"),
     KeySpec("quit", "q", "quit", "quit"),
+    KeySpec("add_bot", "b", "bot(1)", "add_bot", show=False),
+    KeySpec("remove_bot", "x", "bot(-1)", "remove_bot", show=False),
+    KeySpec("players_up", "plus,equals_sign", "players(1)", "players", show=False),
+    KeySpec("players_down", "minus", "players(-1)", "players", show=False),
+    KeySpec("identities", "i", "identities", "identities", show=False),
+    KeySpec("characters", "h", "characters", "characters", show=False),
+    KeySpec("deck", "k", "deck", "deck", show=False),
+    KeySpec("lobby_chat_back", "escape", "back", "back", show=False),
 )

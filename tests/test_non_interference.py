@@ -236,12 +236,12 @@ def test_a_pass_in_a_response_window_is_secret_until_the_window_closes() -> None
                 passer = rng.choice(responses)
                 others = [s for s in [None, *range(players)] if s != passer.seat]
                 before = {s: msgpack.packb(view(game, s)) for s in others}
-                asked = [w["seat"] for w in view(game, None)["waiting"]]  # type: ignore[index]
+                asked = [w["seat"] for w in view(game, None)["waiting"]]
                 game.choose(passer.seat, passer.id, passer.default)
                 if game.pending():  # the window is still open
                     for s in others:
                         assert msgpack.packb(view(game, s)) == before[s], (seed, passer.seat, s)
-                    assert [w["seat"] for w in view(game, passer.seat)["waiting"]] == asked  # type: ignore[index]
+                    assert [w["seat"] for w in view(game, passer.seat)["waiting"]] == asked
                     checked += 1
                 continue
             prompt = rng.choice(prompts)

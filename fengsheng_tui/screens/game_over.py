@@ -10,6 +10,7 @@ from rich.text import Text
 
 from ..keys import OVER_KEYS
 from ..widgets.render import counts_text
+from ..widgets.seats import character_text
 from .base import TextScreen
 
 FACTION_COLOUR = {"military": "blue", "latent": "red"}
@@ -50,13 +51,17 @@ class GameOverScreen(TextScreen):
         names = ", ".join(words.seat_name(seats, s, me) for s in winners)
         parts.append(Text(f"{words('winners')}: {names or words('no_winner')}", style="bold"))
         table = Table(title=words("reveal"), title_justify="left", show_header=False, box=None, padding=(0, 1))
+        with_characters = any(seat.get("character") for seat in seats)
         for seat in seats:
             index = seat.get("index")
             status = words("alive") if seat.get("alive", True) and not seat.get("lost") else (
                 words("dead") if not seat.get("alive", True) else words("lost"))
-            table.add_row("★" if index in winners else " ", words.seat_name(seats, index, me),
-                          words.identity(seat.get("identity")), status,
-                          counts_text(seat.get("counts", {}), words, app.mono))
+            cells: list[RenderableType] = [
+                "★" if index in winners else " ", words.seat_name(seats, index, me),
+                words.identity(seat.get("identity")), status, counts_text(seat.get("counts", {}), words, app.mono)]
+            if with_characters:
+                cells.insert(2, character_text(seat.get("character"), words))
+            table.add_row(*cells)
         parts.append(table)
         if state.replay_path:
             # The path on a line of its own, never folded in the middle of a name.

@@ -6,6 +6,8 @@ repaint, not a rebuild. Its text is rebuilt only when the language or the keymap
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -14,7 +16,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from ..character_data import base_characters
-from ..i18n import CARD_HELP, RULES_SUMMARY, Words
+from ..i18n import ABBREVIATIONS, CARD_HELP, RULES_SUMMARY, Words
 from ..keys import HELP_KEYS, REPLAY_KEYS, TABLE_KEYS, config_path, describe
 from .base import FsScreen
 
@@ -24,8 +26,8 @@ class HelpScreen(FsScreen):
     HelpScreen #help { padding: 0 1; }
     """
     KEYS = HELP_KEYS
-    #: (language, keymap) the text was built for: rebuilding the character reference costs a frame.
-    built_for: tuple[str, str] | None = None
+    #: (language, keymap, deck) the text was built for: rebuilding the character reference costs a frame.
+    built_for: tuple[str, str, str] | None = None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="scroll"):
@@ -44,7 +46,8 @@ class HelpScreen(FsScreen):
         if not self.shown:
             return
         app = self.fs_app
-        key = (app.words.lang, repr(sorted(app.keymap.items())))
+        deck = deck_in_play(app.state.view, app.state.lobby)
+        key = (app.words.lang, repr(sorted(app.keymap.items())), deck)
         if key == self.built_for:
             return
         self.built_for = key
@@ -57,9 +60,14 @@ class HelpScreen(FsScreen):
         cards = Table.grid(padding=(0, 1))
         cards.add_column(no_wrap=True, style="bold")
         cards.add_column(overflow="fold")  # Chinese has no spaces to wrap at: fold, never cut
+        functions = deck_functions(deck)
         for name, text in CARD_HELP[lang].items():
-            cards.add_row(words.function(name), text)
+            if name in functions:
+                cards.add_row(words.function(name), text)
         parts.append(cards)
+        parts.append(Text(""))
+        parts.append(Text(words("abbreviations"), style="bold underline"))
+        parts += [Text("• " + line) for line in ABBREVIATIONS[lang]]
         parts.append(Text(""))
         parts += character_reference(words)
         parts.append(Text(""))
@@ -86,6 +94,26 @@ class HelpScreen(FsScreen):
 
     def action_scroll(self, step: int) -> None:
         self.query_one("#scroll", VerticalScroll).scroll_relative(y=step * 3, animate=False)
+
+
+def deck_in_play(view: dict[str, Any] | None, lobby: dict[str, Any] | None) -> str:
+    """The deck variant of the game (or of the table being set up); the standard one if unknown."""
+    config = (view or {}).get("config")
+    options = (lobby or {}).get("options", lobby or {})
+    for source in (config, options):
+        if isinstance(source, dict) and isinstance(source.get("deck"), str):
+            return str(source["deck"])
+    return "resolved"
+
+
+def deck_functions(deck: str) -> frozenset[str]:
+    """The card functions in a deck variant: the later-edition cards only in the `later` deck."""
+    from engine.cards import FUNCTIONS, build_deck
+
+    try:
+        return frozenset(card.function for card in build_deck(deck))
+    except ValueError:
+        return frozenset(FUNCTIONS)
 
 
 def character_reference(words: Words) -> list[Text | Table]:

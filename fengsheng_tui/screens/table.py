@@ -29,6 +29,10 @@ LOG_MIN = 3
 #: Seconds before an automatic pass, drawn from a generator of our own (never the game's), so
 #: the table cannot tell "nothing to play" from "thought about it".
 AUTO_PASS_DELAY = (0.6, 1.8)
+#: Seconds after a new prompt appears during which Enter and Space do nothing, when the prompt
+#: before it closed without our key (the automatic pass fired first, or it timed out): a key aimed
+#: at that one must not answer a prompt the player has not seen.
+KEY_GUARD = 0.3
 #: Lines the message panel may grow beyond the seat rows (a 识破 chain), when the screen has them.
 TRANSIT_EXTRA = 4
 
@@ -48,6 +52,12 @@ class TableScreen(FsScreen):
         self.auto_pass_for: int | None = None
         #: (when, seconds): the last automatic pass scheduled, for tests and nothing else.
         self.auto_pass_due: tuple[float, float] | None = None
+        #: (prompt id, when it appeared if Enter and Space must wait KEY_GUARD seconds for it).
+        self.prompt_seen: tuple[object, float | None] = (None, None)
+        #: The last prompt answered with a key (not by the automatic pass).
+        self.keyed_for: object = None
+        #: A prompt left without our key: the next one to appear is guarded.
+        self.missed = False
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -87,6 +97,7 @@ class TableScreen(FsScreen):
         app = self.fs_app
         state, words, mono = app.state, app.words, app.mono
         self.chooser.reset(state.prompt, state.hand)
+        self.guard_new_prompt((state.prompt or {}).get("id"))
         width, height = self.app.size
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
         self.set_class(small, "-too-small")
@@ -151,6 +162,18 @@ class TableScreen(FsScreen):
             self.chooser.note = self.fs_app.words("wrong_key")
             self.refresh_choice()
 
+    def guard_new_prompt(self, prompt_id: object) -> None:
+        """Stamp a new prompt that follows one we did not answer ourselves (see KEY_GUARD)."""
+        previous = self.prompt_seen[0]
+        if prompt_id == previous:
+            return
+        if previous is not None and previous != self.keyed_for:
+            self.missed = True
+        guarded = prompt_id is not None and self.missed
+        if guarded:
+            self.missed = False
+        self.prompt_seen = (prompt_id, time.monotonic() if guarded else None)
+
     def schedule_auto_pass(self) -> None:
         """A response window where nothing of ours is playable passes by itself, after a random
         pause (Settings `a` turns this off)."""
@@ -170,7 +193,7 @@ class TableScreen(FsScreen):
     def auto_pass_now(self, prompt_id: object) -> None:
         prompt = self.chooser.prompt
         if self.fs_app.auto_pass and prompt is not None and prompt.get("id") == prompt_id:
-            self._submit(self.chooser.pass_())
+            self._submit(self.chooser.pass_(), keyed=False)
 
     def fit_top(self) -> None:
         """The seats and the message panel get what the hand, the prompt, the footer and a
@@ -192,9 +215,11 @@ class TableScreen(FsScreen):
 
     # ------------------------------------------------------------------ actions (see keys.TABLE_KEYS)
 
-    def _submit(self, option: str | None) -> None:
+    def _submit(self, option: str | None, keyed: bool = True) -> None:
         prompt = self.chooser.prompt
         if option is not None and prompt is not None:
+            if keyed:
+                self.keyed_for = prompt.get("id")
             self.fs_app.choose(int(prompt["id"]), option)
         self.refresh_choice()
 
@@ -217,11 +242,18 @@ class TableScreen(FsScreen):
         self.chooser.pick_target(i)
         self.refresh_choice()
 
+    def too_soon(self) -> bool:
+        """A key within KEY_GUARD seconds of a guarded prompt was meant for the one before it."""
+        appeared = self.prompt_seen[1]
+        return appeared is not None and time.monotonic() - appeared < KEY_GUARD
+
     def action_confirm(self) -> None:
-        self._submit(self.chooser.confirm())
+        if not self.too_soon():
+            self._submit(self.chooser.confirm())
 
     def action_pass(self) -> None:
-        self._submit(self.chooser.pass_())
+        if not self.too_soon():
+            self._submit(self.chooser.pass_())
 
     def action_back(self) -> None:
         chat = self.query_one("#chat", Input)

@@ -42,6 +42,23 @@ def identities_label(name: Any, players: Any, words: Words) -> str:
     return words.lineup(name, counts)
 
 
+#: Chat lines the lobby shows (the newest); the whole log is there once the game starts.
+LOBBY_CHAT_LINES = 5
+
+
+def players_note(players: int, characters: bool, taken: int, words: Words) -> str | None:
+    """Why the table cannot have `players` seats now, in one line; None when it can."""
+    from engine.config import MAX_PLAYERS, MIN_PLAYERS, identity_options
+
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        return words("players_range", lo=MIN_PLAYERS, hi=MAX_PLAYERS)
+    if players < taken:
+        return words("seats_taken", n=taken)
+    if not characters and all(counts[2] for counts in identity_options(players).values()):
+        return words("players_need_characters", n=players)
+    return None
+
+
 #: Actions only the host may take: hidden from everyone else's footer, and their keys do nothing.
 HOST_ACTIONS = frozenset({"start", "bot", "players", "identities", "characters", "deck"})
 
@@ -57,16 +74,23 @@ class TableLobbyScreen(FsScreen):
         super().__init__()
         self.is_ready = False
         self._shown_host: bool | None = None
+        #: Why the host's last key did nothing (one line), until the next key does something.
+        self.note: str | None = None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(id="table-lobby")
-        yield Input(id="lobby-chat", max_length=200, disabled=True)
+        yield Input(id="lobby-chat", placeholder=self.fs_app.words("chat_placeholder"), max_length=200,
+                    disabled=True)
         yield Footer()
 
     def on_mount(self) -> None:
         self.shown = True
         self.refresh_view()
+
+    def relabel(self) -> None:
+        super().relabel()
+        self.query_one("#lobby-chat", Input).placeholder = self.fs_app.words("chat_placeholder")
 
     @property
     def table(self) -> dict[str, Any]:
@@ -127,12 +151,27 @@ class TableLobbyScreen(FsScreen):
                 parts.append(Text(f"{words(key)}: {value}"))
         parts.append(Text(""))
         parts.append(Text(words("host_hint" if host else "guest_hint"), style="dim"))
-        if state.error:
+        if self.note:
+            parts.append(Text(self.note, style="italic"))
+        elif state.error:
             parts.append(Text(words.error(state.error_code, state.error), style="italic"))
+        chat = [entry.chat for entry in state.log if entry.chat is not None][-LOBBY_CHAT_LINES:]
+        if chat:
+            parts.append(Text(""))
+            parts.append(Text(words("chat"), style="bold underline"))
+            parts += [Text(f"» {name}: {line}", style="italic") for name, line in chat]
         self.query_one("#table-lobby", Static).update(Group(*parts))
 
     def _op(self, command: str, **args: Any) -> None:
+        self.note = None
         self.fs_app.send(lambda s: s.op(command, **args))
+
+    def explain(self, note: str | None) -> bool:
+        """Show why a key does nothing (True), or clear the last such line (False): the key acts."""
+        self.note = note
+        self.fs_app.state.error = None
+        self.refresh_view()
+        return note is not None
 
     def action_ready(self) -> None:
         self.is_ready = not self.is_ready
@@ -150,7 +189,11 @@ class TableLobbyScreen(FsScreen):
 
     def action_players(self, step: int) -> None:
         players = self.options.get("players")
-        if isinstance(players, int):
+        if not isinstance(players, int):
+            return
+        taken = sum(1 for seat in seat_entries(self.table) if seat)
+        if not self.explain(players_note(players + step, bool(self.options.get("characters")), taken,
+                                         self.fs_app.words)):
             self._op("set_players", players=players + step)
 
     def action_identities(self) -> None:
@@ -163,13 +206,24 @@ class TableLobbyScreen(FsScreen):
         offered = self.options.get("identity_options")
         # The server offers only what it would accept now (no neutrals without characters).
         names = [str(n) for n in offered] if isinstance(offered, list) and offered else list(identity_options(players))
+        if len(names) == 1 and current in names:
+            words = self.fs_app.words
+            self.explain(words("only_lineup", n=players, lineup=identities_label(current, players, words),
+                               mode=words("with_characters" if self.options.get("characters") else
+                                          "without_characters")))
+            return
+        self.explain(None)
         nxt = names[(names.index(current) + 1) % len(names)] if current in names else names[0]
         self._op("set_identities", identities=nxt)
 
     def action_characters(self) -> None:
         """Characters on or off; the server refuses (and says why) when the line-up needs them."""
-        self.fs_app.state.error = None
-        self._op("set_characters", characters=not bool(self.options.get("characters")))
+        on = not bool(self.options.get("characters"))
+        players = self.options.get("players")
+        if not on and isinstance(players, int) and self.explain(players_note(players, False, 0, self.fs_app.words)):
+            return
+        self.explain(None)
+        self._op("set_characters", characters=on)
 
     def action_deck(self) -> None:
         """The next deck variant (engine/data/deck.json: the resolved deck, its alternatives, `later`)."""
@@ -185,12 +239,19 @@ class TableLobbyScreen(FsScreen):
         chat.display = True
         chat.focus()
 
+    def action_back(self) -> None:
+        """Esc closes the chat line without sending, as at the table."""
+        self.close_chat(self.query_one("#lobby-chat", Input))
+
+    def close_chat(self, chat: Input) -> None:
+        chat.value = ""
+        chat.display = False
+        chat.disabled = True
+        self.set_focus(None)
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
-        event.input.value = ""
-        event.input.display = False
-        event.input.disabled = True
-        self.set_focus(None)
+        self.close_chat(event.input)
         if text:
             self.fs_app.send(lambda s: s.chat(text))
 

@@ -7,6 +7,7 @@ from textual.widgets import Static
 
 from ..client_state import ClientState
 from ..i18n import Words
+from .render import measure_console
 
 
 class EventLog(Static):
@@ -34,14 +35,20 @@ class EventLog(Static):
             self.show(*self._shown, layout=False)
 
     def show(self, state: ClientState, words: Words, layout: bool = True) -> None:
+        """Counts screen rows, not entries: a wrapped older line pushes the oldest rows off the top,
+        never the newest line off the bottom."""
         self._shown = (state, words)
         height = max(1, self.size.height) if self.size.height else 8
-        lines = state.log_lines(words, height + self.scrolled_back)[:height]
+        width = max(10, self.size.width) if self.size.width else 76
+        entries = state.log_lines(words, height + self.scrolled_back)
+        if self.scrolled_back:
+            entries = entries[: max(0, len(entries) - self.scrolled_back)]
         self.border_title = words("log_scrolled", n=self.scrolled_back) if self.scrolled_back else \
             f"{words('log')} / {words('chat')}"
-        text = Text()
-        for i, (line, is_chat) in enumerate(lines):
-            if i:
-                text.append("\n")
-            text.append(("» " if is_chat else "") + line, style="italic" if is_chat else "")
-        self.update(text, layout=layout)
+        rows: list[Text] = []
+        for line, is_chat in reversed(entries):
+            entry = Text(("» " if is_chat else "") + line, style="italic" if is_chat else "")
+            rows[:0] = list(entry.wrap(measure_console(), width))
+            if len(rows) >= height:
+                break
+        self.update(Text("\n").join(rows[-height:]), layout=layout)

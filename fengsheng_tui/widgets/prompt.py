@@ -75,6 +75,12 @@ def prompt_head(prompt: dict[str, Any], words: Words) -> str:
     return words(f"k_{kind}")
 
 
+def waiting_names(seats: list[object], state: ClientState, words: Words) -> str:
+    """`Bot 1, Bot 2 …`: the first four seats waited for, and an ellipsis when there are more."""
+    names = ", ".join(words.seat_name(state.seats, s, state.seat) for s in seats[:4])
+    return names + (" …" if len(seats) > 4 else "") if seats else "…"
+
+
 class PromptPanel(Static):
     #: Lines the last `show` drew (after wrapping): the table fixes the panel's height from it.
     lines = 1
@@ -88,9 +94,12 @@ class PromptPanel(Static):
             waiting = [w.get("seat") for w in view.get("waiting") or [] if isinstance(w, dict)]
             if view.get("over"):
                 lines.append(Text(words("game_over"), style="bold"))
+            elif state.seat in waiting and prompt is None:
+                # Passes stay secret until the window closes: the server still lists us as waited for.
+                others = [s for s in waiting if s != state.seat]
+                lines.append(Text(words("you_passed_waiting", who=waiting_names(others, state, words)), style="dim"))
             elif waiting:
-                who = ", ".join(words.seat_name(state.seats, s, state.seat) for s in waiting[:4])
-                lines.append(Text(words("waiting_for", who=who), style="dim"))
+                lines.append(Text(words("waiting_for", who=waiting_names(waiting, state, words)), style="dim"))
             else:
                 lines.append(Text(words("nothing_to_do"), style="dim"))
         else:
@@ -111,7 +120,8 @@ class PromptPanel(Static):
                         label.stylize(style)
                     row.append_text(label)
                 if len(options) > 1:
-                    lines.append(Text(words("k_targets", letters=TARGET_LETTERS[: len(options)]), style="dim"))
+                    lines.append(Text(words("k_targets", letters="/".join(TARGET_LETTERS[: len(options)])),
+                                      style="dim"))
                 else:
                     lines.append(Text(words("k_confirm"), style="dim"))
                 lines.append(row)

@@ -40,7 +40,9 @@ class SeatsPanel(Static):
             else:
                 status = Text(words("alive"))
             identity = seat.get("identity")
-            if identity and index != state.seat:
+            # Our own identity is in the status bar while we play; once out, our row says it like the others.
+            out = not seat.get("alive", True) or seat.get("lost")
+            if identity and (index != state.seat or out):
                 status.append(" " + words.identity(identity), style="italic")
             hand = Text(words("cards", n=seat.get("hand_count", 0)))
             marks = Text()

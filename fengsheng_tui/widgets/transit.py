@@ -31,7 +31,8 @@ class TransitPanel(Static):
             elif m.get("method") == "直达" and m.get("target") is not None:
                 way = words("direction_target", target=name(m.get("target")))
             else:
-                way = words("direction_left" if m.get("direction", 1) == 1 else "direction_right")
+                # RULES.md §9.1: the next seat (seat+1, down the seat list) is on your right.
+                way = words("direction_right" if m.get("direction", 1) == 1 else "direction_left")
             head = Text(words.method(m.get("method")) + " ", style="bold")
             head.append(words("from_to", sender=name(m.get("sender")), pos=name(m.get("position")), dir=way))
             if m.get("intercepted_by") is not None:

@@ -125,7 +125,7 @@ async def test_the_host_cycles_the_deck_with_k_and_the_game_uses_it(server: tupl
     app = FengshengApp(NetSession("127.0.0.1", srv.port, "房主"), lang="zh", keymap={})
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen) and bool((app.state.lobby or {}).get("host")))
-        seen = []
+        seen: list[str] = []
         for _ in range(4):
             await pilot.press("k")
             await wait_for(pilot, lambda: table.deck not in seen[-1:])
