@@ -413,10 +413,13 @@ class FramedConnection(asyncio.Protocol):
         no task switch); once the transport's buffer passes its high-water mark, frames wait
         in the bounded queue, which drains as the peer reads.
         """
-        if self._closing or self._lost or self._transport is None:
+        transport = self._transport
+        # A transport that failed a send is closing before `connection_lost` reaches us: writing
+        # to it would only make asyncio log "socket.send() raised exception."
+        if self._closing or self._lost or transport is None or transport.is_closing():
             return False
         if not self._writing_paused and not self._queue:
-            self._transport.write(frame)
+            transport.write(frame)
             return True
         if (
             len(self._queue) >= self.max_queue_frames
