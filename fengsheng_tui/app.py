@@ -23,7 +23,10 @@ from .keys import KeySpec, bindings, load_keymap
 from .session import Session, SessionClosed
 
 RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
+#: Refusals that trying again cannot change: the player is told why and goes back.
 FATAL_CODES = ("auth", "version", "full")
+#: Refusals of a first join only: a wrong address or table name (later, a server restart is retried).
+FIRST_JOIN_CODES = ("connect", "bad_state", "bad_message")
 
 
 class FengshengApp(App[int]):
@@ -121,9 +124,11 @@ class FengshengApp(App[int]):
         session = self.session
         assert session is not None
         attempt = 0
+        welcomed = False
         while not self.closing:
             try:
                 await session.connect()
+                welcomed = True
                 attempt = 0
                 async for msg in session.messages():
                     self.handle_message(msg)
@@ -132,15 +137,31 @@ class FengshengApp(App[int]):
                 return
             except (TimeoutError, SessionClosed, OSError, ConnectionError) as exc:
                 code = getattr(exc, "code", None)
-                if code in FATAL_CODES:
-                    self.state.apply({"type": "error", "code": code, "message": str(exc)})
-                    self.refresh_all()
+                if code in FATAL_CODES or (code in FIRST_JOIN_CODES and not welcomed):
+                    self.refused(code, str(exc))
                     return
                 if self.closing or (self.state.view or {}).get("over"):
                     return
                 self.set_connection_lost(True)
                 await asyncio.sleep(RECONNECT_DELAYS[min(attempt, len(RECONNECT_DELAYS) - 1)])
                 attempt += 1
+
+    def refused(self, code: object, message: str) -> None:
+        """The server would not seat us: say why, back in the LAN lobby if the player came from it;
+        a direct `join HOST:PORT` ends with the reason and exit code 1."""
+        reason = self.words.refusal(code, message)
+        if not self.start_in_lobby:
+            self.exit(return_code=1, message=reason)
+            return
+        from .screens.lobby import LobbyScreen
+
+        self.session = None
+        self.state = ClientState(clock=self.state.clock)
+        self.connection_lost = False
+        self.game_over_shown = False
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(LobbyScreen(self.interfaces, notice=reason))
 
     def handle_message(self, msg: dict[str, Any]) -> None:
         from .screens.table_lobby import TableLobbyScreen

@@ -8,6 +8,7 @@ The data names skills in Chinese only; `SKILL_EN` gives each an English name for
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -44,7 +45,7 @@ class SkillInfo:
         return SKILL_EN.get(self.name, self.name) if lang == "en" else self.name
 
     def summary(self, lang: str) -> str:
-        return self.summary_en if lang == "en" else self.summary_zh
+        return english_names(self.summary_en) if lang == "en" else self.summary_zh
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ class CharacterInfo:
         return self.name_en if lang == "en" else self.name_zh
 
     def task(self, lang: str) -> str | None:
-        return self.task_en if lang == "en" else self.task_zh
+        return english_names(self.task_en) if lang == "en" and self.task_en else self.task_zh
 
 
 @cache
@@ -81,6 +82,19 @@ def base_characters() -> dict[str, CharacterInfo]:
             task_zh=task.get("summary_zh"), task_en=task.get("summary_en"),
         )
     return out
+
+
+#: A run of Chinese characters inside an English text.
+HAN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def english_names(text: str) -> str:
+    """The data's English texts still name cards, methods and characters in Chinese (试探, 密电,
+    老金): each such name in English, as the rest of the English UI writes it."""
+    from .i18n import FUNCTION_EN, METHOD_EN
+
+    names = {**FUNCTION_EN, **METHOD_EN, **SKILL_EN, **{c.name_zh: c.name_en for c in base_characters().values()}}
+    return HAN.sub(lambda m: names.get(m.group(), m.group()), text)
 
 
 def character_info(cid: object) -> CharacterInfo | None:

@@ -150,6 +150,7 @@ UI: dict[str, dict[str, str]] = {
         "lost_conn": "连接中断，正在重连……",
         "reconnected": "已重新连接",
         "error": "错误：{message}",
+        "join_refused": "无法加入：{reason}",
         "chat_placeholder": "输入聊天内容，回车发送，Esc 取消",
         "lobby": "局域网游戏",
         "lobby_hint": "↑↓ 选择，回车加入；m 手动输入地址；r 刷新",
@@ -210,6 +211,7 @@ UI: dict[str, dict[str, str]] = {
         "picked_wait": "已选择{name}，等待其他玩家选择……",
         "character_reference": "角色（基础版 {n} 名）",
         "as_function": "当作{function}",
+        "cancel_item": "识破{seat}的【{function}】",
         "use": "发动",
         "skill": "技能",
         "pick": "选择",
@@ -336,6 +338,7 @@ UI: dict[str, dict[str, str]] = {
         "lost_conn": "Connection lost, reconnecting...",
         "reconnected": "Reconnected",
         "error": "Error: {message}",
+        "join_refused": "Cannot join: {reason}",
         "chat_placeholder": "Type a chat line, Enter sends, Esc cancels",
         "lobby": "LAN games",
         "lobby_hint": "Up/Down select, Enter joins; m types an address; r refreshes",
@@ -396,6 +399,7 @@ UI: dict[str, dict[str, str]] = {
         "picked_wait": "You picked {name}; waiting for the others...",
         "character_reference": "Characters (base set, {n})",
         "as_function": "as {function}",
+        "cancel_item": "cancel {seat}'s {function}",
         "use": "use",
         "skill": "skill",
         "pick": "pick",
@@ -500,6 +504,7 @@ EVENTS: dict[str, dict[str, str]] = {
         "hand_given": "{seat}把{count}张手牌交给{to}",
         "played_as": "{seat}{skill}把{card}当作{function}使用{target}{target_card}",
         "skill_as_card": "{seat}发动【{skill}】（当作{function}）{target}{target_card}",
+        "skill_as_itself": "{seat}发动【{skill}】{target}{target_card}",
         "no_effect_skill": "{seat}的【{skill}】无效",
         "intercepted_skill": "{seat}发动【{skill}】截获了情报",
         "card_given": "{seat}交给{to}一张手牌{card}",
@@ -584,6 +589,7 @@ EVENTS: dict[str, dict[str, str]] = {
         "hand_given": "{seat} hands {count} cards to {to}",
         "played_as": "{seat}{skill} plays {card} as {function}{target}{target_card}",
         "skill_as_card": "{seat} uses {skill} (as {function}){target}{target_card}",
+        "skill_as_itself": "{seat} uses {skill}{target}{target_card}",
         "no_effect_skill": "{seat}'s {skill} has no effect",
         "intercepted_skill": "{seat} uses {skill} to intercept the message",
         "card_given": "{seat} gives {to} a hand card{card}",
@@ -676,6 +682,13 @@ class Words:
             text = str(message or code)
         return self("error", message=text)
 
+    def refusal(self, code: object, message: object) -> str:
+        """Why the server would not seat us; English adds the server's own (English) detail."""
+        reason = ERRORS[self.lang].get(str(code)) or str(message or code)
+        if self.lang == "en" and message and str(code) in ERRORS["en"]:
+            reason += f" ({str(message).removeprefix(f'{code}: ')})"
+        return self("join_refused", reason=reason)
+
     def lineup(self, name: object, counts: Sequence[int] | None) -> str:
         label = LINEUP[self.lang].get(str(name), str(name))
         if not counts:
@@ -709,8 +722,10 @@ class Words:
     def colour_word(self, colour: object) -> str:
         return COLOUR_WORD[self.lang].get(str(colour), "?")
 
-    def identity(self, identity: object) -> str:
+    def identity(self, identity: object, short: bool = False) -> str:
         key = identity if identity in ("military", "latent", "neutral") else None
+        if short and key is not None:
+            return IDENTITY_SHORT[self.lang][key]
         return IDENTITY[self.lang][key]
 
     def phase(self, phase: object) -> str:
@@ -854,7 +869,8 @@ class Words:
         if isinstance(card, dict) and card.get("skill"):
             values["skill"] = self.skill(card["skill"])
             values["function"] = self.function(card.get("function"))
-            return "skill_as_card"
+            itself = card.get("function") in (card["skill"], None) or values["function"] == values["skill"]
+            return "skill_as_itself" if itself else "skill_as_card"
         if "function" in ev:
             values["function"] = self.function(ev["function"])
             user = ev.get("seat")
@@ -938,6 +954,7 @@ ABBREVIATIONS = {
         "(潜伏?摸)：试探问的身份（军情/潜伏/酱油）和“是”时做什么（摸牌/弃牌）",
         "▶：当前回合的玩家；⏳12秒：他还有多少秒作答",
         "盖：盖伏的角色；角色后的·男/·女：性别",
+        "✗潜伏：座位行放不下时，死亡或出局的玩家和他的身份",
     ],
     "en": [
         "R / B / Bk: red, blue, black; \"R1 B0 Bk2\" on a seat row counts the messages in front of it",
@@ -946,6 +963,7 @@ ABBREVIATIONS = {
         "(Mil?disc): the identity a Probe asks about (Mil/Lat/Neu) and what a yes does (draw / disc = discard)",
         "▶: whose turn it is; ⏳12s: seconds left to answer",
         "down: a face-down character; ·M/·F after a character: gender",
+        "✗Lat: a dead or lost player and his identity, when the seat row has no room for the words",
     ],
 }
 

@@ -29,7 +29,10 @@ def view_at(replay: dict[str, Any], step: int) -> dict[str, Any]:
         return copy.deepcopy(final)
     view = copy.deepcopy(final)
     view.update(prompt=None, waiting=[], message=None, stack=[], window=None, over=False, winners=[],
-                declarer=None, win_reason=None, hand=[], turn=0, phase="turn_start")
+                declarer=None, win_reason=None, hand=[], turn=0, phase="turn_start",
+                # Before the first turn the ▶ is on the first player of the deal, not the final view's.
+                current=next((ev.get("seat") for ev in events if ev.get("kind") in ("first_player", "turn_start")),
+                             None))
     for seat in view["seats"]:
         seat.update(alive=True, lost=False, messages=[], counts={"red": 0, "blue": 0, "black": 0},
                     locked=False, skipped=False, hand_count=0)

@@ -62,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
             except ClientError as exc:
                 print(f"fengsheng bot: {exc}", file=sys.stderr)
                 break
-            print(f"bot {n + 1} joined table {client.table} in seat {client.seat}", flush=True)
+            # Seats are numbered from 1 here as in the lobby (the protocol counts from 0).
+            seat = "?" if client.seat is None else client.seat + 1
+            print(f"bot {n + 1} joined table {client.table} in seat {seat}", flush=True)
             await client.ready(True)  # a bot is ready at once: "everyone ready" must not wait on it
             clients.append(client)
         if not clients:

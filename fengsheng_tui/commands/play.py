@@ -31,6 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                         help="seconds each bot waits before it answers (default: 0.6)")
+    parser.add_argument("--timer", action="append", default=[], metavar="KIND=S",
+                        help="more (or fewer) seconds for one kind of decision, e.g. --timer response=30; "
+                             "kinds: play, send, response, receive, probe_discard (repeatable)")
     parser.add_argument("--mono", action="store_true", help="no colours (红/蓝/黑 are always written)")
 
 
@@ -45,6 +48,13 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_delay < 0:
         print("fengsheng play: --bot-delay must be 0 or more seconds", file=sys.stderr)
         return 2
+    from fengsheng_tui.commands.host import _parse_timers
+
+    try:
+        _parse_timers(args.timer)
+    except ValueError as exc:
+        print(f"fengsheng play: {exc}", file=sys.stderr)
+        return 2
     import asyncio
 
     return asyncio.run(play(args))
@@ -52,11 +62,13 @@ def run(args: argparse.Namespace) -> int:
 
 async def start_table(args: argparse.Namespace, replay_dir: Path | None) -> LocalTable:
     """The server `play` opens for these options (tests drive the app against it)."""
+    from fengsheng_tui.commands.host import _parse_timers
     from fengsheng_tui.local_game import DEFAULT_BOT_LEVEL, start_local_table
 
     return await start_local_table(args.players, lan=args.lan, seed=args.seed,
                                    bot_level=args.bots or DEFAULT_BOT_LEVEL, bot_delay=args.bot_delay,
-                                   replay_dir=replay_dir, characters=args.characters)
+                                   replay_dir=replay_dir, characters=args.characters,
+                                   timers=_parse_timers(getattr(args, "timer", [])))
 
 
 async def play(args: argparse.Namespace) -> int:

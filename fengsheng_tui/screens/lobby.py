@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.widgets import Footer, Input, OptionList, Static
@@ -24,9 +25,11 @@ class LobbyScreen(FsScreen):
     """
     KEYS = LOBBY_KEYS
 
-    def __init__(self, interfaces: list[str] | None = None) -> None:
+    def __init__(self, interfaces: list[str] | None = None, notice: str | None = None) -> None:
         super().__init__()
         self.interfaces = interfaces
+        #: Why the last join failed (the server's refusal).
+        self.notice = notice
         self.games: dict[str, Any] = {}
         self.recent = load_recent()
         #: Set once discovery has had time to hear from the LAN (SEARCH_SECONDS).
@@ -55,7 +58,10 @@ class LobbyScreen(FsScreen):
             return
         words = self.fs_app.words
         self.query_one("#lobby-title", Static).update(words("lobby"))
-        self.query_one("#lobby-hint", Static).update(words("lobby_hint"))
+        hint = Text(words("lobby_hint"))
+        if self.notice:
+            hint = Text.assemble((self.notice, "bold reverse"), "\n", hint)
+        self.query_one("#lobby-hint", Static).update(hint)
         self.query_one("#address", Input).placeholder = words("address")
         games = self.query_one("#games", OptionList)
         highlighted = games.highlighted

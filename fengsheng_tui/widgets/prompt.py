@@ -8,6 +8,8 @@ from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
+from engine.cards import SEE_THROUGH
+
 from ..choice import Chooser
 from ..client_state import ClientState
 from ..i18n import Words
@@ -44,6 +46,15 @@ def option_label(option: dict[str, Any], state: ClientState, words: Words, mono:
     card = option.get("target_card")
     if verb == "pick" and name is not None:
         return Text(words.character_name(name), style="bold")
+    played = (hand_face(state, option.get("card")) or {}).get("function")
+    stack = (state.view or {}).get("stack") or []
+    if verb == "play" and SEE_THROUGH in (name, played) and stack and seat is not None:
+        # What a 识破 cancels is the stack's top item: its user alone says too little.
+        if name is not None and played != name:
+            text.append(words("as_function", function=words.function(name)) + " ")
+        text.append(words("cancel_item", seat=words.seat_name(state.seats, seat, state.seat),
+                          function=words.function(stack[-1].get("function"))))
+        return text
     if verb == "play" and name is not None:
         face = hand_face(state, option.get("card"))
         if face is None or face.get("function") != name:

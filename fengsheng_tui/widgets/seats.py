@@ -14,13 +14,53 @@ from .render import counts_text
 
 
 class SeatsPanel(Static):
-    """The seats, never a card of another seat's hand: only its size is shown."""
+    """The seats, never a card of another seat's hand: only its size is shown.
+
+    When the rows are wider than the panel (80 columns, 6 seats, an identity shown, a `[L]`),
+    the least telling text gives way first: the word "alive", then the identity's full name, then
+    "dead"/"lost" (a ✗), then the character's name, then the seat names; hand size, messages,
+    markers and the countdown are never cut."""
 
     #: Lines the last `show` drew: the table fixes the panel's height from it.
     lines = 1
 
     def show(self, state: ClientState, words: Words, mono: bool = False, layout: bool = True) -> None:
         self.border_title = words("seats")
+        with_characters = any(seat.get("character") for seat in state.seats)
+        room = self.size.width or 44
+        for terse, need in enumerate((CHARACTER_MAX,) + (CHARACTER_MIN,) * (len(TERSE) - 1)):
+            rows = self.rows(state, words, mono, terse)
+            columns = widths(rows)
+            if with_characters:
+                columns[2] = min(columns[2], need)
+            if sum(columns) + len(columns) - 1 <= room:
+                break
+        if not rows:
+            self.lines = 1
+            self.update("", layout=layout)
+            return
+        # Names, and the character after them, get what the other columns leave (cut with …).
+        free = room - (sum(columns) + len(columns) - 1) + columns[1] + (columns[2] if with_characters else 0)
+        character = min(columns[2], CHARACTER_MIN) if with_characters else 0
+        name = max(4, min(columns[1], free - character))
+        table = Table.grid(padding=(0, 1))
+        for i in range(len(columns)):
+            if i == 1:
+                table.add_column(no_wrap=True, max_width=name, overflow="ellipsis")
+            elif with_characters and i == 2:
+                table.add_column(no_wrap=True, max_width=max(4, min(CHARACTER_MAX, free - name)),
+                                 overflow="ellipsis")
+            else:
+                table.add_column(no_wrap=True)
+        for cells in rows:
+            table.add_row(*cells)
+        self.lines = max(1, len(state.seats))
+        self.update(table, layout=layout)
+
+    @staticmethod
+    def rows(state: ClientState, words: Words, mono: bool, terse: int) -> list[list[Text]]:
+        """One row of cells per seat, `terse` steps into TERSE."""
+        drop_alive, short_identity, cross = TERSE[terse]
         view = state.view or {}
         current = view.get("current")
         countdowns = state.countdowns()
@@ -33,17 +73,17 @@ class SeatsPanel(Static):
                         style="bold" if index == state.seat else "")
             if seat.get("online") is False and not seat.get("bot"):
                 status = Text(words("offline"), style="italic")
-            elif not seat.get("alive", True):
-                status = Text(words("dead"), style="strike")
-            elif seat.get("lost"):
-                status = Text(words("lost"), style="strike")
+            elif not seat.get("alive", True) or seat.get("lost"):
+                status = Text(OUT if cross else words("dead" if not seat.get("alive", True) else "lost"),
+                              style="strike")
             else:
-                status = Text(words("alive"))
+                status = Text("" if drop_alive else words("alive"))
             identity = seat.get("identity")
             # Our own identity is in the status bar while we play; once out, our row says it like the others.
             out = not seat.get("alive", True) or seat.get("lost")
             if identity and (index != state.seat or out):
-                status.append(" " + words.identity(identity), style="italic")
+                status.append((" " if status and not cross else "") + words.identity(identity, short=short_identity),
+                              style="italic")
             hand = Text(words("cards", n=seat.get("hand_count", 0)))
             marks = Text()
             if seat.get("locked"):
@@ -52,24 +92,27 @@ class SeatsPanel(Static):
                 marks.append(f"[{words('skipped')}]", style="reverse")
             if index in countdowns:
                 left = countdowns[index]
-                marks.append(" ⏳" + (words("countdown", s=left) if left is not None else "…"), style="bold")
+                marks.append((" " if marks else "") + "⏳" + (words("countdown", s=left) if left is not None else "…"),
+                             style="bold")
             cells = [marker, name, status, hand, counts_text(seat.get("counts", {}), words, mono), marks]
             if with_characters:
                 cells.insert(2, character_text(seat.get("character"), words))
             rows.append(cells)
-        table = Table.grid(padding=(0, 1))
-        for i in range(len(rows[0]) if rows else 0):
-            if with_characters and i == 2:
-                # The character gets what the other columns leave (cut with …): they never shrink.
-                others = sum(max(row[j].cell_len for row in rows) + 1 for j in range(len(rows[0])) if j != 2)
-                room = (self.size.width or 44) - others - 1
-                table.add_column(no_wrap=True, max_width=max(4, min(14, room)), overflow="ellipsis")
-            else:
-                table.add_column(no_wrap=True)
-        for cells in rows:
-            table.add_row(*cells)
-        self.lines = max(1, len(state.seats))
-        self.update(table, layout=layout)
+        return rows
+
+
+#: (drop the word "alive", short identity names, OUT for dead or lost) for each step of tightening the rows.
+TERSE = ((False, False, False), (True, False, False), (True, True, False), (True, True, True))
+#: A dead or lost seat when the words do not fit: `✗Lat`.
+OUT = "✗"
+#: Cells a character's name may take, and takes at least before seat names are cut.
+CHARACTER_MAX = 14
+CHARACTER_MIN = 5
+
+
+def widths(rows: list[list[Text]]) -> list[int]:
+    """Each column's natural width."""
+    return [max(row[i].cell_len for row in rows) for i in range(len(rows[0]))] if rows else []
 
 
 def character_text(character: dict[str, Any] | None, words: Words) -> Text:

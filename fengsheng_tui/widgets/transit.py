@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
@@ -9,6 +10,35 @@ from textual.widgets import Static
 from ..client_state import ClientState
 from ..i18n import Words
 from .render import card_text, measure_console
+
+
+def keep_names(text: Text, names: list[str], width: int) -> list[Text]:
+    """`text` broken at spaces into lines of `width` cells, never inside a seat name: `at Bot` over
+    `3` reads as two things. A part wider than a line is left for Rich to fold."""
+    plain = text.plain
+    glued: set[int] = set()
+    for name in names:
+        at = plain.find(name) if " " in name else -1
+        while at >= 0:
+            glued.update(at + i for i, ch in enumerate(name) if ch == " ")
+            at = plain.find(name, at + 1)
+    cuts: list[int] = []
+    start = 0
+    space: int | None = None
+    for i, ch in enumerate(plain + " "):
+        if ch != " " or i in glued:
+            continue
+        if space is not None and cell_len(plain[start:i]) > width:
+            cuts.append(space)
+            start = space + 1
+        space = i
+    lines: list[Text] = []
+    for part in text.divide(cuts):
+        if lines:
+            part = part[1:]  # the space the line was broken at
+        part.overflow = "fold"
+        lines.append(part)
+    return lines
 
 
 class TransitPanel(Static):
@@ -37,7 +67,8 @@ class TransitPanel(Static):
             head.append(words("from_to", sender=name(m.get("sender")), pos=name(m.get("position")), dir=way))
             if m.get("intercepted_by") is not None:
                 head.append(" · " + words("intercepted", who=name(m.get("intercepted_by"))))
-            lines.append(head)
+            names = [name(i) for i in range(len(seats))]
+            lines += keep_names(head, names, max(10, self.size.width) if self.size.width else 28)
             face = Text("  ")
             face.append_text(card_text(m.get("card"), words, mono))
             lines.append(face)

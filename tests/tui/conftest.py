@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from fengsheng_tui.local_game import LocalTable, start_local_table
+from net.server import GameServer
+from net.table import Table
 
 
 @pytest.fixture(autouse=True)
@@ -26,3 +28,16 @@ async def table(tmp_path: Path) -> AsyncIterator[LocalTable]:
         yield local
     finally:
         await local.close()
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[tuple[GameServer, Table]]:
+    """What `fengsheng host` runs: an open table (no one holds the host rights yet)."""
+    table = Table("桌", players=4, identities="novice", bot_delay=0.0, open_host=True, seed=3)
+    srv = GameServer("127.0.0.1", 0)
+    srv.add_table(table)
+    await srv.start()
+    try:
+        yield srv, table
+    finally:
+        await srv.close()

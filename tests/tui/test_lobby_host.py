@@ -8,11 +8,10 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from textual.pilot import Pilot
 
 from fengsheng_tui.app import FengshengApp
@@ -27,19 +26,6 @@ from net.table import Table
 from .screen_text import screen_text
 
 VENV_BIN = Path(sys.executable).parent
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[tuple[GameServer, Table]]:
-    """What `fengsheng host` runs: an open table (no one holds the host rights yet)."""
-    table = Table("桌", players=4, identities="novice", bot_delay=0.0, open_host=True, seed=3)
-    srv = GameServer("127.0.0.1", 0)
-    srv.add_table(table)
-    await srv.start()
-    try:
-        yield srv, table
-    finally:
-        await srv.close()
 
 
 async def wait_for(pilot: Pilot[Any] | None, cond: Callable[[], bool], seconds: float = 10.0) -> None:

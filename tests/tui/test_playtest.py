@@ -4,7 +4,6 @@ the table lobby, the line after our own pass, a key landing on a prompt not yet 
 from __future__ import annotations
 
 import copy
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -82,18 +81,6 @@ async def test_a_message_going_to_the_next_seat_passes_right(lang: str, right: s
 
 
 # ------------------------------------------------------------------ 3-5. the table lobby
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[tuple[GameServer, Table]]:
-    table = Table("桌", players=4, identities="novice", bot_delay=0.0, open_host=True, seed=3)
-    srv = GameServer("127.0.0.1", 0)
-    srv.add_table(table)
-    await srv.start()
-    try:
-        yield srv, table
-    finally:
-        await srv.close()
 
 
 async def test_lobby_chat_is_shown_in_the_lobby_and_escape_closes_the_line(server: tuple[GameServer, Table]) -> None:
