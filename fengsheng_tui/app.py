@@ -20,6 +20,7 @@ from textual.binding import BindingsMap
 from .client_state import ClientState
 from .i18n import Words
 from .keys import KeySpec, bindings, load_keymap
+from .preferences import Preferences, resolve, save_preferences
 from .session import Session, SessionClosed
 
 RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
@@ -30,7 +31,10 @@ FIRST_JOIN_CODES = ("connect", "bad_state", "bad_message")
 
 
 class FengshengApp(App[int]):
-    """风声 in the terminal. Give it a `Session` (a game), or `lobby=True` to browse the LAN first."""
+    """风声 in the terminal. Give it a `Session` (a game), or `lobby=True` to browse the LAN first.
+
+    `lang` and `mono` are the command-line flags: None means "as saved in Settings".
+    """
 
     CSS_PATH = "app.tcss"
     TITLE = "风声"
@@ -40,27 +44,28 @@ class FengshengApp(App[int]):
         self,
         session: Session | None = None,
         *,
-        lang: str = "zh",
+        lang: str | None = None,
         player_name: str = "玩家",
         clock: Callable[[], float] = time.monotonic,
         lobby: bool = False,
         interfaces: list[str] | None = None,
         keymap: dict[str, str] | None = None,
-        mono: bool = False,
+        mono: bool | None = None,
         replay: dict[str, Any] | None = None,
         replay_dir: Path | None = None,
     ) -> None:
         super().__init__()
-        self.words = Words(lang)
+        start = resolve(lang, mono)
+        self.words = Words(start.lang)
         self.player_name = player_name
         self.state = ClientState(clock=clock)
         self.session = session
         self.start_in_lobby = lobby
         self.interfaces = interfaces
         self.keymap = load_keymap() if keymap is None else keymap
-        self.mono = mono
+        self.mono = start.mono
         #: Pass a response window by itself when nothing in it is playable (Settings `a`).
-        self.auto_pass = True
+        self.auto_pass = start.auto_pass
         self.replay_data = replay
         self.replay_dir = replay_dir
         self.started_at = time.time()
@@ -116,6 +121,10 @@ class FengshengApp(App[int]):
             if relabel is not None:
                 relabel()
         self.refresh_all()
+
+    def save_settings(self) -> None:
+        """Keep the Settings screen's choices for the next run (settings.json)."""
+        save_preferences(Preferences(lang=self.words.lang, mono=self.mono, auto_pass=self.auto_pass))
 
     # ------------------------------------------------------------------ the connection
 

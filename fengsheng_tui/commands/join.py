@@ -9,13 +9,15 @@ import sys
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("address", nargs="?", metavar="HOST[:PORT]",
                         help="the server (default: the server's default port); without it, browse the LAN")
-    parser.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default: zh)")
+    parser.add_argument("--lang", choices=("zh", "en"), default=None,
+                        help="language (default: the one saved in Settings, else zh)")
     parser.add_argument("--name", default=None, help="your name at the table")
     parser.add_argument("--password", default=None, help="the table password, if it has one")
     parser.add_argument("--spectate", action="store_true", help="watch without taking a seat")
     parser.add_argument("--host-token", default=None, metavar="TOKEN",
                         help="the host token `fengsheng host` printed: join with the host rights")
-    parser.add_argument("--mono", action="store_true", help="no colours (红/蓝/黑 are always written)")
+    parser.add_argument("--mono", action=argparse.BooleanOptionalAction, default=None,
+                        help="no colours (红/蓝/黑 are always written); default: as saved in Settings")
     parser.add_argument("--interface", dest="interfaces", action="append", metavar="IP",
                         help="IPv4 address of an interface to browse on (repeatable)")
 
@@ -27,12 +29,14 @@ def run(args: argparse.Namespace) -> int:
         print(NO_TTY.format(cmd="join"), file=sys.stderr)
         return 2
     from fengsheng_tui.app import FengshengApp
+    from fengsheng_tui.preferences import resolve_lang
     from fengsheng_tui.recent import parse_address, remember
     from fengsheng_tui.seat_tokens import SeatTokens
     from fengsheng_tui.session import NetSession
     from net.server import DEFAULT_PORT
 
-    name = args.name or ("玩家" if args.lang == "zh" else "Player")
+    lang = resolve_lang(args.lang)
+    name = args.name or ("玩家" if lang == "zh" else "Player")
     session = None
     if args.address:
         try:
@@ -43,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         remember(host, port)
         session = NetSession(host, port, name, password=args.password, spectate=args.spectate,
                              token=args.host_token, seats=SeatTokens())
-    app = FengshengApp(session, lang=args.lang, player_name=name, mono=args.mono, lobby=session is None,
+    app = FengshengApp(session, lang=lang, player_name=name, mono=args.mono, lobby=session is None,
                        interfaces=args.interfaces)
     app.run()
     return int(app.return_code or 0)

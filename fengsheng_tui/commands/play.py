@@ -24,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4, metavar="N", help="seats at the table (default: 4)")
     parser.add_argument("--characters", action=argparse.BooleanOptionalAction, default=None,
                         help="play with characters (default: only when the player count needs them, as 5 does)")
-    parser.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default: zh)")
+    parser.add_argument("--lang", choices=("zh", "en"), default=None,
+                        help="language (default: the one saved in Settings, else zh)")
     parser.add_argument("--lan", action="store_true", help="advertise the table so friends on the LAN can join")
     parser.add_argument("--name", default=None, help="your name at the table")
     parser.add_argument("--bots", default=None, metavar="LEVEL", help="bot level (default: normal)")
@@ -34,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timer", action="append", default=[], metavar="KIND=S",
                         help="more (or fewer) seconds for one kind of decision, e.g. --timer response=30; "
                              "kinds: play, send, response, receive, probe_discard (repeatable)")
-    parser.add_argument("--mono", action="store_true", help="no colours (红/蓝/黑 are always written)")
+    parser.add_argument("--mono", action=argparse.BooleanOptionalAction, default=None,
+                        help="no colours (红/蓝/黑 are always written); default: as saved in Settings")
 
 
 def has_tty() -> bool:
@@ -74,9 +76,11 @@ async def start_table(args: argparse.Namespace, replay_dir: Path | None) -> Loca
 async def play(args: argparse.Namespace) -> int:
     from fengsheng_tui.app import FengshengApp
     from fengsheng_tui.commands.host import default_data_dir
+    from fengsheng_tui.preferences import resolve_lang
     from fengsheng_tui.session import NetSession
 
-    name = args.name or ("玩家" if args.lang == "zh" else "Player")
+    lang = resolve_lang(args.lang)
+    name = args.name or ("玩家" if lang == "zh" else "Player")
     try:
         local = await start_table(args, default_data_dir())
     except (ValueError, OSError) as exc:
@@ -84,7 +88,7 @@ async def play(args: argparse.Namespace) -> int:
         return 2
     try:
         session = NetSession("127.0.0.1", local.port, name, token=local.host_token)
-        app = FengshengApp(session, lang=args.lang, player_name=name, mono=args.mono,
+        app = FengshengApp(session, lang=lang, player_name=name, mono=args.mono,
                            replay_dir=local.replay_dir)
         await app.run_async()
     finally:

@@ -9,8 +9,10 @@ from pathlib import Path
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="a .replay file (written by the server at game end)")
-    parser.add_argument("--lang", choices=("zh", "en"), default="zh", help="language (default: zh)")
-    parser.add_argument("--mono", action="store_true", help="no colours (红/蓝/黑 are always written)")
+    parser.add_argument("--lang", choices=("zh", "en"), default=None,
+                        help="language (default: the one saved in Settings, else zh)")
+    parser.add_argument("--mono", action=argparse.BooleanOptionalAction, default=None,
+                        help="no colours (红/蓝/黑 are always written); default: as saved in Settings")
 
 
 def run(args: argparse.Namespace) -> int:

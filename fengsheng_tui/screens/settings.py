@@ -1,4 +1,4 @@
-"""Settings: language, colour mode and the key bindings (remapped in the keys file)."""
+"""Settings: language, colour mode, auto-pass (kept in settings.json) and the key bindings (keys file)."""
 
 from __future__ import annotations
 
@@ -37,13 +37,16 @@ class SettingsScreen(TextScreen):
 
     def action_language(self) -> None:
         self.fs_app.set_language("en" if self.fs_app.words.lang == "zh" else "zh")
+        self.fs_app.save_settings()
 
     def action_colour(self) -> None:
         self.fs_app.mono = not self.fs_app.mono
+        self.fs_app.save_settings()
         self.fs_app.refresh_all()
 
     def action_auto_pass(self) -> None:
         self.fs_app.auto_pass = not self.fs_app.auto_pass
+        self.fs_app.save_settings()
         self.refresh_view()
 
     def action_close(self) -> None:

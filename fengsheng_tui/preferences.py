@@ -1,0 +1,65 @@
+"""The Settings screen's choices, kept in ~/.config/fengsheng/settings.json across runs.
+
+A flag on the command line wins over the saved value, the saved value over the defaults. Like
+recent.json, a corrupt or unwritable file never breaks the game: it only loses the settings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+LANGS = ("zh", "en")
+
+
+@dataclass(frozen=True)
+class Preferences:
+    lang: str = "zh"
+    mono: bool = False
+    auto_pass: bool = True
+
+
+def settings_path() -> Path:
+    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return base / "fengsheng" / "settings.json"
+
+
+def load_preferences(path: Path | None = None) -> Preferences:
+    """The saved choices; a missing, unreadable or ill-typed value falls back to its default."""
+    try:
+        data = json.loads((path or settings_path()).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return Preferences()
+    if not isinstance(data, dict):
+        return Preferences()
+    prefs = Preferences()
+    if data.get("lang") in LANGS:
+        prefs = replace(prefs, lang=data["lang"])
+    if isinstance(data.get("mono"), bool):
+        prefs = replace(prefs, mono=data["mono"])
+    if isinstance(data.get("auto_pass"), bool):
+        prefs = replace(prefs, auto_pass=data["auto_pass"])
+    return prefs
+
+
+def save_preferences(prefs: Preferences, path: Path | None = None) -> None:
+    """Write all three choices; a read-only home only loses them, never the game."""
+    path = path or settings_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(asdict(prefs)), encoding="utf-8")
+    except OSError:
+        pass
+
+
+def resolve(lang: str | None = None, mono: bool | None = None) -> Preferences:
+    """What a run starts with: each flag given (not None) wins, the rest comes from settings.json."""
+    saved = load_preferences()
+    return replace(saved, lang=lang or saved.lang, mono=saved.mono if mono is None else mono)
+
+
+def resolve_lang(flag: str | None) -> str:
+    """`--lang` if given, else the saved language, else zh — the same for every command."""
+    return resolve(lang=flag).lang
