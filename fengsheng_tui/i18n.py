@@ -114,6 +114,9 @@ UI: dict[str, dict[str, str]] = {
         "k_probe_discard": "试探：数字选一张要弃的牌，回车确认",
         "k_targets": "方向键或 {letters} 选目标，回车确认，Esc 返回",
         "k_confirm": "回车确认，Esc 返回",
+        "auto_passing": "无牌可出——即将自动放弃…",
+        "keys_resume": "上一个提示已自动放弃：回车和空格稍后恢复",
+        "k_targets_page": "第{first}–{last}项，共{n}项 · ←→ 翻到更多 · {letters} 选本页 · 回车确认",
         "cannot_use": "{card} 现在不能使用",
         "no_card": "没有第{n}张牌",
         "accept": "接收",
@@ -151,6 +154,8 @@ UI: dict[str, dict[str, str]] = {
         "reconnected": "已重新连接",
         "error": "错误：{message}",
         "join_refused": "无法加入：{reason}",
+        "join_refused_playing": "无法加入：这张桌正在游戏中。在你玩过的终端里用同一名字再次加入即可回到你的座位，"
+                                "或以观战者身份观看（--spectate）。",
         "chat_placeholder": "输入聊天内容，回车发送，Esc 取消",
         "lobby": "局域网游戏",
         "lobby_hint": "↑↓ 选择，回车加入；m 手动输入地址；r 刷新",
@@ -302,6 +307,9 @@ UI: dict[str, dict[str, str]] = {
         "k_probe_discard": "Probe: digit picks the card to discard, Enter confirms",
         "k_targets": "Arrows or {letters} pick a target, Enter confirms, Esc backs out",
         "k_confirm": "Enter confirms, Esc backs out",
+        "auto_passing": "Nothing playable — passing by itself…",
+        "keys_resume": "The last prompt passed by itself: Enter and Space resume in a moment",
+        "k_targets_page": "{first}–{last} of {n} · ←→ for more · {letters} pick here · Enter confirms",
         "cannot_use": "{card} cannot be used now",
         "no_card": "There is no card {n}",
         "accept": "accept",
@@ -339,6 +347,8 @@ UI: dict[str, dict[str, str]] = {
         "reconnected": "Reconnected",
         "error": "Error: {message}",
         "join_refused": "Cannot join: {reason}",
+        "join_refused_playing": "Cannot join: this table is playing a game. Join again from the terminal you played "
+                                "in, under the same name, to take your seat back, or watch as a spectator (--spectate).",
         "chat_placeholder": "Type a chat line, Enter sends, Esc cancels",
         "lobby": "LAN games",
         "lobby_hint": "Up/Down select, Enter joins; m types an address; r refreshes",
@@ -683,7 +693,12 @@ class Words:
         return self("error", message=text)
 
     def refusal(self, code: object, message: object) -> str:
-        """Why the server would not seat us; English adds the server's own (English) detail."""
+        """Why the server would not seat us; English adds the server's own (English) detail.
+
+        A game in progress is said in player terms: the server's detail speaks of a token the
+        player never sees."""
+        if str(code) == "full" and "game has started" in str(message):
+            return self("join_refused_playing")
         reason = ERRORS[self.lang].get(str(code)) or str(message or code)
         if self.lang == "en" and message and str(code) in ERRORS["en"]:
             reason += f" ({str(message).removeprefix(f'{code}: ')})"

@@ -4,8 +4,11 @@ The server knows a returning player only by the token from the `welcome`; a drop
 takes the process, and its memory, with it. Tokens live in `seats.json` next to the keys file
 ($FENGSHENG_CONFIG's folder, else $XDG_CONFIG_HOME/fengsheng or ~/.config/fengsheng), readable by
 the owner only (0600), keyed by server address, table and player name (friends who SSH into one
-account share its config: the name keeps them from taking each other's seats); a token is forgotten
-when its game is over.
+account share its config: the name keeps them from taking each other's seats). A token is kept across
+games (the server keeps the seats of those who stay) and forgotten only when the server no longer
+knows it; forgetting names the token itself, so one player's stale seat never drops a friend's.
+A seat whose last view was a finished game is marked `over`: a player who left then is not taking
+back a game in progress, and joins afresh, which gathers the table for the next game.
 """
 
 from __future__ import annotations
@@ -73,10 +76,27 @@ class SeatTokens:
         entries.append({"address": address, "name": name, "table": table, "token": token, "seat": seat})
         self._save(entries)
 
-    def forget(self, address: str, table: str | None = None, token: str | None = None) -> None:
-        """Drop this server's seats at `table` (any table if None), or only the entry holding `token`."""
+    def left_over(self, address: str, token: str) -> bool:
+        """The seat holding `token` last saw its game over (and not the next one begin)."""
+        return any(e["address"] == address and e["token"] == token and e.get("over") is True for e in self._load())
+
+    def mark_over(self, address: str, token: str, over: bool) -> None:
+        """Note whether the seat holding `token` now sees a finished game; written only on a change."""
         entries = self._load()
-        kept = [e for e in entries if not (e["address"] == address and (table is None or e["table"] == table)
-                                           and (token is None or e["token"] == token))]
+        changed = False
+        for entry in entries:
+            if entry["address"] == address and entry["token"] == token and (entry.get("over") is True) != over:
+                changed = True
+                if over:
+                    entry["over"] = True
+                else:
+                    entry.pop("over", None)
+        if changed:
+            self._save(entries)
+
+    def forget(self, address: str, token: str) -> None:
+        """Drop the one seat at this server that holds `token` (the server refused it as unknown)."""
+        entries = self._load()
+        kept = [e for e in entries if not (e["address"] == address and e["token"] == token)]
         if len(kept) != len(entries):
             self._save(kept)

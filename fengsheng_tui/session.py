@@ -42,7 +42,13 @@ class Session(Protocol):
 
 
 class NetSession:
-    """A seat at a real server; reconnecting presents the seat token from the last welcome."""
+    """A seat at a real server; reconnecting presents the seat token from the last welcome.
+
+    The saved token outlives a game over: the server keeps the seats of those present for the
+    next game, so only the server's `auth` refusal of the token (`_without_stale_token`) drops it.
+    A player who left while his game was over joins without it: a fresh join after the end is
+    what gathers the table for the next game (a returning token would only show the old result).
+    """
 
     def __init__(self, host: str, port: int, name: str, password: str | None = None,
                  table: str | None = None, spectate: bool = False, token: str | None = None,
@@ -59,6 +65,8 @@ class NetSession:
         self._client: Any = None
         self._welcome: dict[str, Any] | None = None
         self._joined_table: str | None = None
+        #: What the tokens file says of our seat: its last view was a finished game.
+        self._seen_over = False
 
     @property
     def address(self) -> str:
@@ -70,6 +78,8 @@ class NetSession:
         stored = None
         if self.token is None and self.seats is not None:
             stored = self.seats.find(self.address, self.name, self.table)
+            if stored is not None and self.seats.left_over(self.address, stored):
+                stored = None
         try:
             client, welcome = await self._hello(stored or self.token)
         except ClientError as exc:
@@ -83,6 +93,7 @@ class NetSession:
         seat = welcome.get("seat")
         if self.seats is not None and isinstance(seat, int) and client.token and client.token != "-":
             self.seats.remember(self.address, self.name, self._joined_table, client.token, seat)
+            self._seen_over = False  # a remembered seat starts unmarked
 
     async def _hello(self, token: str | None) -> tuple[Any, dict[str, Any]]:
         from net.client import Client
@@ -116,12 +127,18 @@ class NetSession:
             yield welcome
         try:
             async for msg in self._client:
-                if self.seats is not None and msg.get("type") == "update" and (msg.get("view") or {}).get("over"):
-                    self.seats.forget(self.address, self._joined_table)
+                if self.seats is not None and msg.get("type") == "update":
+                    self._note_over(bool((msg.get("view") or {}).get("over")))
                 yield msg
         except (OSError, asyncio.IncompleteReadError, ConnectionError) as exc:
             raise SessionClosed(str(exc)) from exc
         raise SessionClosed("the server closed the connection")
+
+    def _note_over(self, over: bool) -> None:
+        """Keep the tokens file's `over` mark in step with our seat's game (a write only on a change)."""
+        if over != self._seen_over and self.seats is not None and self.token:
+            self._seen_over = over
+            self.seats.mark_over(self.address, self.token, over)
 
     async def _call(self, method: str, *args: Any, **kwargs: Any) -> None:
         from net.client import ClientError

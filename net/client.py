@@ -205,10 +205,22 @@ async def play_as_bot(
     `make_bot(seat)` is called when a game starts (the seat is only final then). With
     `until_over` it returns once a finished game's final view arrives. A choice refused as rate
     limited is sent again a moment later if its prompt is still open.
+    A bot is ready by itself: whenever the newest lobby shows its seat not ready (on joining, and
+    again when the table gathers after a game over), it says `ready` once, so "everyone ready"
+    never waits on it.
     """
     bot: Any = None
     answered: tuple[int, str] | None = None
+    asked_ready = False
     async for msg in client:
+        if msg["type"] == "lobby":
+            if not asked_ready and _not_ready_in_lobby(client, msg["table"]):
+                asked_ready = True
+                try:
+                    await client.ready(True)
+                except ClientError:
+                    return
+            continue
         if msg["type"] == "error" and msg["code"] == P.RATE_LIMITED and answered is not None:
             await asyncio.sleep(RETRY_DELAY)
             prompt = client.view["prompt"] if client.view is not None else None
@@ -218,6 +230,7 @@ async def play_as_bot(
             continue
         if msg["type"] != "update":
             continue
+        asked_ready = False  # a game is on: the next lobby needs a new `ready`
         current = msg["view"]
         events = msg["events"]
         if bot is None or (events and events[0].get("seq") == 0):
@@ -237,3 +250,13 @@ async def play_as_bot(
             await client.choose(prompt["id"], option)
         except ClientError:
             return
+
+
+def _not_ready_in_lobby(client: Client, table: dict[str, Any]) -> bool:
+    """Our seat is listed not ready in this lobby, and it is still the newest frame received (a
+    lobby read late, after the game already started, must not draw a refused `ready`)."""
+    if table is not client.lobby or client._base is not None:
+        return False
+    you = table.get("you")
+    seats = table.get("seats") or []
+    return isinstance(you, int) and 0 <= you < len(seats) and not seats[you].get("ready")

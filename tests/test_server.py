@@ -328,7 +328,7 @@ async def test_serve_local_and_remote_bot_command_play_a_whole_game(tmp_path: Pa
         )
         await asyncio.wait_for(play_as_bot(me, lambda s: make_bot("random", s, 3), until_over=True), 30)
         out, _ = await asyncio.wait_for(remote.communicate(), 20)
-        assert remote.returncode == 0 and b"in seat 3" in out
+        assert remote.returncode == 0 and b"in seat 4" in out
         assert local.table.game is not None and local.table.game.over
         assert local.table.slots[3].bot_level is None, "seat 3 was a remote client, not a server bot"
         await me.close()

@@ -2,6 +2,8 @@
 
 Each bot decides from the update frames its own connection receives, exactly what a human at
 that seat would see, so a remote bot cannot cheat even against a modified server's other seats.
+Each says `ready` by itself in every lobby (`play_as_bot`), after a game over too, so a table whose
+humans are ready starts again without anyone waiting on the bots.
 """
 
 from __future__ import annotations
@@ -65,7 +67,6 @@ def run(args: argparse.Namespace) -> int:
             # Seats are numbered from 1 here as in the lobby (the protocol counts from 0).
             seat = "?" if client.seat is None else client.seat + 1
             print(f"bot {n + 1} joined table {client.table} in seat {seat}", flush=True)
-            await client.ready(True)  # a bot is ready at once: "everyone ready" must not wait on it
             clients.append(client)
         if not clients:
             return 1

@@ -40,8 +40,9 @@ def test_tokens_file_is_private_and_keyed_by_server_table_and_name(tmp_path: Pat
     assert store.find("10.0.0.5:7531", "Me") == "tok-b"  # no table asked for: the newest seat there
     assert store.find("10.0.0.5:7531", "Friend") == "tok-d"  # one account, two players
     assert store.find("10.0.0.7:7531", "Me") is None
-    store.forget("10.0.0.5:7531", "other")
+    store.forget("10.0.0.5:7531", "tok-b")
     assert store.find("10.0.0.5:7531", "Me") == "tok-a"
+    assert store.find("10.0.0.5:7531", "Friend") == "tok-d"  # forgetting one seat leaves the friend's
     (tmp_path / "cfg" / "seats.json").write_text("{not json")
     assert store.find("10.0.0.5:7531", "Me") is None
 
@@ -99,7 +100,8 @@ async def test_a_stale_token_is_dropped_and_the_player_joins_afresh(tmp_path: Pa
         await local.close()
 
 
-async def test_the_token_is_forgotten_when_the_game_is_over(tmp_path: Path) -> None:
+async def test_the_token_is_kept_when_the_game_is_over(tmp_path: Path) -> None:
+    """The server keeps the seats of those present for the next game, so the token must outlive it."""
     local = await start_local_table(4, seed=5, bot_level="random", bot_delay=0.0)
     store = SeatTokens(tmp_path / "seats.json")
     address = f"127.0.0.1:{local.port}"
@@ -120,7 +122,8 @@ async def test_the_token_is_forgotten_when_the_game_is_over(tmp_path: Path) -> N
                 if prompt is not None:
                     await session.choose(prompt["id"], prompt["default"])
         assert over
-        assert store.find(address, "Me") is None
+        assert store.find(address, "Me") == session.token
+        assert store.left_over(address, session.token or "")  # left now, he would join afresh
         await session.close()
     finally:
         await local.close()
