@@ -470,6 +470,10 @@ EVENTS: dict[str, dict[str, str]] = {
         "first_player": "{seat}先手",
         "turn_start": "—— 第{turn}回合：{seat} ——",
         "drew": "{seat}摸了{count}张牌{cards}",
+        "drew_one": "{seat}摸了1张牌{cards}",
+        "cards_taken_one": "{seat}从{source}手中拿走1张牌{cards}",
+        "hand_given_one": "{seat}把1张手牌交给{to}",
+        "weighed_one": "{seat}权衡：弃掉1张手牌{cards}，再摸1张",
         "play_phase_ended": "{seat}结束出牌",
         "cannot_send": "{seat}没有手牌可以传出",
         "sent": "{seat}传出{method}情报{target}{card}",
@@ -487,6 +491,10 @@ EVENTS: dict[str, dict[str, str]] = {
         "died": "{seat}收到三张黑情报，死亡（{identity}）",
         "lost": "{seat}无牌可传，出局（{identity}）",
         "game_over": "游戏结束",
+        "game_over_faction": "游戏结束：{identity}获胜（{who}集齐三张{colour}情报）",
+        "game_over_last_standing": "游戏结束：只剩{who}，获胜",
+        "game_over_nobody_left": "游戏结束：无人存活",
+        "game_over_secret_task": "游戏结束：{who}完成秘密任务，获胜",
         "locked": "{by}锁定了{seat}",
         "truth_or_false": "真伪莫辨：翻开{count}张牌",
         "intercepted": "{seat}截获了情报",
@@ -555,6 +563,10 @@ EVENTS: dict[str, dict[str, str]] = {
         "first_player": "{seat} goes first",
         "turn_start": "-- Turn {turn}: {seat} --",
         "drew": "{seat} drew {count} cards{cards}",
+        "drew_one": "{seat} drew 1 card{cards}",
+        "cards_taken_one": "{seat} takes 1 card from {source}'s hand{cards}",
+        "hand_given_one": "{seat} hands 1 card to {to}",
+        "weighed_one": "{seat} weighs: discards 1 hand card{cards} and draws 1",
         "play_phase_ended": "{seat} ends the play phase",
         "cannot_send": "{seat} has no card to send",
         "sent": "{seat} sends a {method} message{target}{card}",
@@ -572,6 +584,10 @@ EVENTS: dict[str, dict[str, str]] = {
         "died": "{seat} has three black messages and dies ({identity})",
         "lost": "{seat} had nothing to send and is out ({identity})",
         "game_over": "Game over",
+        "game_over_faction": "Game over — {identity} wins: {who} has three {colour} messages",
+        "game_over_last_standing": "Game over — {who} wins, the last one standing",
+        "game_over_nobody_left": "Game over — nobody is left",
+        "game_over_secret_task": "Game over — {who} wins with the secret task",
         "locked": "{by} locks {seat}",
         "truth_or_false": "Truth or False: {count} cards revealed",
         "intercepted": "{seat} intercepts the message",
@@ -783,6 +799,8 @@ class Words:
         if not face:
             return self("face_down")
         name = self.function(face.get("function", "?"))
+        if face.get("skill") and face.get("function") in (face["skill"], None):
+            return self.skill(face["skill"])  # a skill on the stack (先机): its own name, translated
         if "colour" not in face:
             return name
         return f"{name}[{self.colour(face['colour'])}·{self.method(face.get('method', '?'))}]{self.probe_tag(face)}"
@@ -861,6 +879,10 @@ class Words:
             kind = f"{kind}_by"
             values["card"] = card_text or self("face_down")
         kind = self._character_event(kind, ev, values, seats, me)
+        if kind == "game_over":
+            kind = self._game_over(ev, values, seats, me)
+        if ev.get("count") == 1 and f"{kind}_one" in table:
+            kind = f"{kind}_one"  # "drew 1 card", never "1 cards"
         template = table.get(kind)
         if template is None:
             return self._generic(ev, values)
@@ -895,6 +917,18 @@ class Words:
             values["skill"] = (f"【{title}】" if self.lang == "zh" else f" ({title})") if title else ""
             return "played_as"
         return "played"
+
+    def _game_over(self, ev: Mapping[str, Any], values: dict[str, object], seats: Sequence[Mapping[str, Any]],
+                   me: int | None) -> str:
+        """The end says why: who declared, and for a faction its colour."""
+        declarer = ev.get("declarer")
+        identities = ev.get("identities")
+        identity = identities[declarer] if isinstance(identities, list) and isinstance(declarer, int) \
+            and 0 <= declarer < len(identities) else None
+        values.update(who=self.seat_name(seats, declarer, me), identity=self.identity(identity),
+                      colour=self.colour_word({"military": "blue", "latent": "red"}.get(str(identity))))
+        kind = f"game_over_{ev.get('reason')}"
+        return kind if kind in EVENTS[self.lang] else "game_over"
 
     def _character_event(self, kind: str, ev: Mapping[str, Any], values: dict[str, object],
                          seats: Sequence[Mapping[str, Any]], me: int | None) -> str:

@@ -1,7 +1,8 @@
 """Stepping through a saved per-seat replay: the seat's own events plus its final view.
 
-A replay holds only what that seat was shown, so stepping can only rebuild public facts (turns,
-messages in front of each seat, deaths) and our own hand at the end; nothing else is invented.
+A replay holds only what that seat was shown, so stepping can only rebuild public facts (turns, the
+phase, every hand's size, messages in front of each seat, deaths) and our own hand at the end;
+nothing else is invented.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 from typing import Any
+
+from engine.cards import TRUTH_OR_FALSE
 
 
 def load_replay(path: Path) -> dict[str, Any]:
@@ -21,42 +24,142 @@ def load_replay(path: Path) -> dict[str, Any]:
     return replay
 
 
+#: Skills that put cards from a hand in front of a player as messages: the table sees only
+#: "obtained ... by" afterwards, so the hand they came from is known from the skill (the user's own,
+#: or for 后著 and 搜取 the hand just looked at).
+HAND_TO_MESSAGE = frozenset({"英雄本色", "连击", "笑里藏刀", "血染玫瑰", "黄雀在后", "釜底抽薪", "后著", "搜取"})
+#: Events after which a card obtained "by" a seat no longer comes from a hand.
+NOT_FROM_HAND = frozenset({"gambled", "message_taken", "message_swapped", "hand_given"})
+#: The phase each event leaves the turn in (the view's own phase names).
+PHASE_AFTER = {
+    "character_choices": "character_pick", "turn_start": "turn_start", "play_phase_ended": "send",
+    "sent": "transmit", "transmit": "transmit", "declined": "transmit", "arrived": "arrive",
+    "received": "turn_end", "cannot_send": "turn_end", "message_discarded": "turn_end", "game_over": "game_over",
+}
+COLOURS = ("red", "blue", "black")
+
+
 def view_at(replay: dict[str, Any], step: int) -> dict[str, Any]:
     """The table as the seat knew it after `step` events (the final view after the last one)."""
+    if step >= len(replay["events"]):
+        return copy.deepcopy(replay["final"])
+    return rebuild(replay, step)
+
+
+def rebuild(replay: dict[str, Any], step: int) -> dict[str, Any]:
+    """The public facts after `step` events, from the events alone: turn, phase, whose turn, every
+    hand's size, the messages in front of each seat, deaths (see `follow`)."""
     events: list[dict[str, Any]] = replay["events"]
-    final: dict[str, Any] = replay["final"]
-    if step >= len(events):
-        return copy.deepcopy(final)
-    view = copy.deepcopy(final)
+    view = copy.deepcopy(replay["final"])
     view.update(prompt=None, waiting=[], message=None, stack=[], window=None, over=False, winners=[],
                 declarer=None, win_reason=None, hand=[], turn=0, phase="turn_start",
                 # Before the first turn the ▶ is on the first player of the deal, not the final view's.
                 current=next((ev.get("seat") for ev in events if ev.get("kind") in ("first_player", "turn_start")),
                              None))
     for seat in view["seats"]:
-        seat.update(alive=True, lost=False, messages=[], counts={"red": 0, "blue": 0, "black": 0},
+        seat.update(alive=True, lost=False, messages=[], counts=dict.fromkeys(COLOURS, 0),
                     locked=False, skipped=False, hand_count=0)
         if seat.get("index") != replay.get("seat"):
             seat["identity"] = None
-    seats = view["seats"]
+    placing = Placing()
     for ev in events[:step]:
-        kind = ev.get("kind")
-        who = ev.get("seat")
-        target = seats[who] if isinstance(who, int) and 0 <= who < len(seats) else None
-        if kind == "turn_start":
-            view["turn"], view["current"] = ev.get("turn", 0), who
-        elif kind in ("dealt", "drew") and target is not None:
-            target["hand_count"] += int(ev.get("count", 0))
-        elif kind in ("received", "obtained") and target is not None:
-            colour = (ev.get("card") or {}).get("colour")
-            if colour in target["counts"]:
-                target["counts"][colour] += 1
-        elif kind == "burned" and target is not None:
-            colour = (ev.get("card") or {}).get("colour")
-            if target["counts"].get(colour):
-                target["counts"][colour] -= 1
-        elif kind in ("died", "lost") and target is not None:
-            target["alive" if kind == "died" else "lost"] = kind != "died"
-            target["identity"] = ev.get("identity")
-            target["counts"] = {"red": 0, "blue": 0, "black": 0}
+        follow(view, ev, placing)
     return view
+
+
+class Placing:
+    """Where the cards obtained "by" a seat come from, which the "obtained" event does not say."""
+
+    def __init__(self) -> None:
+        #: by seat -> the seat whose hand its placing skill takes cards from (None: not known yet).
+        self.hands: dict[int, int | None] = {}
+        #: A 真伪莫辨 being dealt: its user, and the seats still to get a card, in turn order.
+        self.dealer: int | None = None
+        self.dealt_to: list[int] = []
+
+    def from_hand(self, ev: dict[str, Any]) -> int | None:
+        """The hand an obtained card left, or None when it came from the deck or a message."""
+        by, to = ev.get("by"), ev.get("seat")
+        if by == self.dealer and to in self.dealt_to:
+            del self.dealt_to[: self.dealt_to.index(to) + 1]  # seats out of the game were skipped
+            return None
+        return self.hands.get(by) if isinstance(by, int) else None
+
+
+def follow(view: dict[str, Any], ev: dict[str, Any], placing: Placing) -> None:
+    """Apply one event to the rebuilt view: every event that moves a hand card or a message."""
+    seats = view["seats"]
+
+    def seat(key: str) -> dict[str, Any] | None:
+        index = ev.get(key)
+        return seats[index] if isinstance(index, int) and 0 <= index < len(seats) else None
+
+    def hand(key: str, n: int) -> None:
+        entry = seat(key)
+        if entry is not None:
+            entry["hand_count"] = max(0, entry["hand_count"] + n)
+
+    def message(key: str, n: int) -> None:
+        entry, colour = seat(key), (ev.get("card") or {}).get("colour")
+        if entry is not None and colour in COLOURS:
+            entry["counts"][colour] = max(0, entry["counts"][colour] + n)
+
+    kind = ev.get("kind")
+    who = ev.get("seat")
+    count = int(ev.get("count") or 0)
+    if kind == "turn_start":
+        placing.hands.clear()
+    elif kind in NOT_FROM_HAND:
+        for key in ("seat", "by"):
+            if isinstance(ev.get(key), int):
+                placing.hands.pop(ev[key], None)
+    if kind == "resolved" and (ev.get("card") or {}).get("function") == TRUTH_OR_FALSE and isinstance(who, int):
+        placing.dealer = who
+        placing.dealt_to = [(who + k) % len(seats) for k in range(len(seats))
+                            if seats[(who + k) % len(seats)]["alive"] and not seats[(who + k) % len(seats)]["lost"]]
+    if kind in PHASE_AFTER:
+        view["phase"] = PHASE_AFTER[kind]
+    if kind == "turn_start":
+        view["turn"], view["current"] = ev.get("turn", 0), who
+    elif kind in ("dealt", "drew"):
+        hand("seat", count)
+        if kind == "drew" and who == view.get("current") and view["phase"] == "turn_start":
+            view["phase"] = "play"
+    elif kind == "sent" or kind == "played" and "skill" not in (ev.get("card") or {}):
+        hand("seat", -1)  # a skill on the stack is no card; any other play is one from the hand
+    elif kind in ("probe_discarded", "put_back", "returned_to_pile", "discarded"):
+        hand("seat", -1)
+    elif kind in ("weighed", "hand_given"):
+        hand("seat", -count)
+    elif kind in ("cards_taken", "hand_card_taken"):
+        n = count or 1
+        hand("seat", n)
+        hand("source", -n)
+    elif kind == "card_given":
+        hand("seat", -1)
+        hand("to", 1)
+    elif kind == "message_to_hand":
+        hand("seat", 1)
+        message("source", -1)
+    elif kind == "skill_used" and isinstance(who, int):
+        if ev.get("skill") in HAND_TO_MESSAGE:
+            placing.hands[who] = who if ev.get("skill") not in ("后著", "搜取") else None
+        else:
+            placing.hands.pop(who, None)
+    elif kind in ("hand_seen", "card_seen") and who in placing.hands:
+        placing.hands[who] = ev.get("source")
+    elif kind in ("received", "obtained"):
+        message("seat", 1)
+        source = placing.from_hand(ev) if kind == "obtained" else None
+        if source is not None and 0 <= source < len(seats):
+            seats[source]["hand_count"] = max(0, seats[source]["hand_count"] - 1)
+    elif kind in ("burned", "message_to_pile") or kind == "message_swapped" and "by" in ev:
+        message("seat", -1)
+    elif kind == "message_taken":
+        message("source" if "source" in ev else "seat", -1)
+    elif kind in ("died", "lost"):
+        entry = seat("seat")
+        if entry is not None:
+            entry["alive" if kind == "died" else "lost"] = kind != "died"
+            entry["identity"] = ev.get("identity")
+            entry.update(counts=dict.fromkeys(COLOURS, 0), hand_count=0)

@@ -23,15 +23,16 @@ from .base import FsScreen
 
 
 def choice_block(cid: str, n: int, words: Words, selected: bool) -> Group:
-    """`1. 老鬼 Old Ghost · 女 · 开局盖伏`, its skills, its secret task."""
+    """`1. 老鬼 · 女 · 开局盖伏` (in English `1. Old Ghost 老鬼 · F · ...`, the name printed on the
+    card alongside), its skills, its secret task."""
     info = character_info(cid)
     head = Text(f" {n} ", style="reverse bold" if selected else "bold")
     if info is None:
         head.append(" " + cid)
         return Group(head)
     head.append(" " + info.name(words.lang), style="bold underline" if selected else "bold")
-    other = info.name_zh if words.lang == "en" else info.name_en
-    head.append(f" {other} · {words.gender(info.gender)} · ")
+    other = f" {info.name_zh}" if words.lang == "en" else ""
+    head.append(f"{other} · {words.gender(info.gender)} · ")
     head.append(words("hidden_character" if info.hidden else "open_character"), style="italic")
     rows = Table.grid(padding=(0, 1))
     rows.add_column(no_wrap=True, style="bold")

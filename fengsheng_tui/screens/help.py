@@ -72,16 +72,12 @@ class HelpScreen(FsScreen):
         parts += character_reference(words)
         parts.append(Text(""))
         parts.append(Text(words("key_bindings"), style="bold underline"))
-        keys = Table.grid(padding=(0, 2))
-        keys.add_column(no_wrap=True, style="bold")
-        keys.add_column()
-        seen: set[str] = set()
-        for k, what in describe(TABLE_KEYS + REPLAY_KEYS, words, app.keymap):
-            if what not in seen:
-                seen.add(what)
-                keys.add_row(k, what)
-        parts.append(keys)
+        table_rows = describe(TABLE_KEYS, words, app.keymap)
+        parts.append(key_table(table_rows))
         parts += [Text("• " + words(key)) for key in ("hand_star_help", "auto_pass_help", "log_scroll_help")]
+        # The replay viewer's keys under a heading of their own: ← and → mean other things there.
+        parts.append(Text(words("replay"), style="bold"))
+        parts.append(key_table([row for row in describe(REPLAY_KEYS, words, app.keymap) if row not in table_rows]))
         parts.append(Text(words("keys_file", path=str(config_path())), style="italic"))
         self.query_one("#help", Static).update(Group(*parts))
 
@@ -94,6 +90,19 @@ class HelpScreen(FsScreen):
 
     def action_scroll(self, step: int) -> None:
         self.query_one("#scroll", VerticalScroll).scroll_relative(y=step * 3, animate=False)
+
+
+def key_table(rows: list[tuple[str, str]]) -> Table:
+    """(keys, what they do) as two columns, one row per meaning."""
+    keys = Table.grid(padding=(0, 2))
+    keys.add_column(no_wrap=True, style="bold")
+    keys.add_column()
+    seen: set[str] = set()
+    for k, what in rows:
+        if what not in seen:
+            seen.add(what)
+            keys.add_row(k, what)
+    return keys
 
 
 def deck_in_play(view: dict[str, Any] | None, lobby: dict[str, Any] | None) -> str:

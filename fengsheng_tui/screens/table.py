@@ -15,13 +15,13 @@ from ..choice import PASS_VERBS, Chooser
 from ..keys import TABLE_KEYS
 from ..widgets.hand import HandPanel
 from ..widgets.log import EventLog
-from ..widgets.prompt import PromptPanel
+from ..widgets.prompt import ROWS, PromptPanel
 from ..widgets.seats import SeatsPanel
 from ..widgets.status import Banner, StatusBar
 from ..widgets.transit import TransitPanel
 from .base import FsScreen
 
-PROMPT_LINES = 5
+PROMPT_LINES = ROWS
 #: The smallest terminal the table is laid out for; below it a notice says so.
 MIN_SIZE = (80, 24)
 #: The log keeps at least this many rows: the message panel gives up lines first.
@@ -30,9 +30,12 @@ LOG_MIN = 3
 #: the table cannot tell "nothing to play" from "thought about it".
 AUTO_PASS_DELAY = (0.6, 1.8)
 #: Seconds after a new prompt appears during which Enter and Space do nothing, when the prompt
-#: before it closed without our key (the automatic pass fired first, or it timed out): a key aimed
-#: at that one must not answer a prompt the player has not seen.
-KEY_GUARD = 0.3
+#: before it closed without our key (the automatic pass fired first, or it timed out): a Space aimed
+#: at that one must not end a play phase or decline a message the player has not seen. Long enough
+#: for a player who saw the pass coming to notice the new prompt; other keys work at once.
+KEY_GUARD = 1.5
+#: Prompts about hand cards: the digit keys belong to them even when no card is usable now.
+CARD_KINDS = ("play", "send", "response", "probe_discard")
 #: Lines the message panel may grow beyond the seat rows (a 识破 chain), when the screen has them.
 TRANSIT_EXTRA = 4
 
@@ -47,7 +50,7 @@ class TableScreen(FsScreen):
         self.chooser = Chooser()
         self.heights: dict[str | None, int] = {}
         self.auto_pass_rng = random.Random()
-        self.footer_for: tuple[bool, bool, bool, bool] | None = None
+        self.footer_for: tuple[bool, ...] | None = None
         #: The response prompt an automatic pass is scheduled for.
         self.auto_pass_for: int | None = None
         #: (when, seconds): the last automatic pass scheduled, for tests and nothing else.
@@ -124,7 +127,7 @@ class TableScreen(FsScreen):
         hand, prompt = self.query_one(HandPanel), self.query_one(PromptPanel)
         hand.show(app.state, app.words, self.chooser.selected, usable, app.mono,
                   skills=skills, chosen_skill=self.chooser.skill, layout=False)
-        prompt.show(app.state, self.chooser, app.words, app.mono, layout=False)
+        prompt.show(app.state, self.chooser, app.words, app.mono, layout=False, auto_passing=self.auto_passing())
         self.fix_height(hand, hand.lines + 2)
         self.fix_height(prompt, min(prompt.lines, PROMPT_LINES))
         self.fit_top()
@@ -133,19 +136,28 @@ class TableScreen(FsScreen):
             self.footer_for = moment
             self.refresh_bindings()
 
-    def moment(self) -> tuple[bool, bool, bool, bool]:
-        """(a prompt is open, it can be passed, a skill is on offer, the game is over): what the
-        footer offers depends on nothing else."""
+    def moment(self) -> tuple[bool, bool, bool, bool, bool, bool]:
+        """(a prompt is open, it can be passed, a skill is on offer, the game is over, a hand card
+        is usable, there are targets to move among): what the footer offers depends on nothing else."""
         chooser = self.chooser
         open_ = chooser.prompt is not None and chooser.sent_for is None
         passable = open_ and any(o.get("verb") in PASS_VERBS for o in chooser.options)
-        return open_, passable, open_ and bool(chooser.skills()), bool((self.fs_app.state.view or {}).get("over"))
+        skill = open_ and bool(chooser.skills())
+        # Where cards are played a digit on an unusable card says why; a decision without cards has no digits.
+        cards = open_ and (bool(chooser.usable()) or (chooser.prompt or {}).get("kind") in CARD_KINDS)
+        targets = cards or skill or open_ and chooser.is_list()
+        return open_, passable, skill, bool((self.fs_app.state.view or {}).get("over")), cards, targets
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys that can do nothing now leave the footer (and do nothing): no `Space 放弃` in a
-        forced discard, nothing to choose once the game is over, `u 技能` only with a skill."""
-        open_, passable, skill, over = self.moment()
-        if action in ("card", "target", "pick", "confirm", "back"):
+        forced discard, nothing to choose once the game is over, `u 技能` only with a skill, no
+        `1-9 选牌 ←→ 目标` when the message is in front of us (Enter or Space only)."""
+        open_, passable, skill, over, cards, targets = self.moment()
+        if action == "card":
+            return cards and not over
+        if action in ("target", "pick"):
+            return targets and not over
+        if action in ("confirm", "back"):
             return open_ and not over or (action == "back" and self.query_one("#chat", Input).display)
         if action == "pass":
             return passable
@@ -189,6 +201,12 @@ class TableScreen(FsScreen):
         delay = self.auto_pass_rng.uniform(*AUTO_PASS_DELAY)
         self.auto_pass_due = (time.monotonic(), delay)
         self.set_timer(delay, lambda: self.auto_pass_now(prompt_id))
+
+    def auto_passing(self) -> bool:
+        """An automatic pass is pending for the open prompt: the prompt line must not invite Space."""
+        prompt = self.chooser.prompt
+        return (self.fs_app.auto_pass and prompt is not None and self.auto_pass_for is not None
+                and prompt.get("id") == self.auto_pass_for and self.chooser.sent_for != self.auto_pass_for)
 
     def auto_pass_now(self, prompt_id: object) -> None:
         prompt = self.chooser.prompt
@@ -239,13 +257,26 @@ class TableScreen(FsScreen):
         self.refresh_choice()
 
     def action_pick(self, i: int) -> None:
-        self.chooser.pick_target(i)
+        """A letter picks on the page of options shown (see widgets.prompt.paginate)."""
+        self.chooser.pick_target(self.query_one(PromptPanel).page_first + i)
         self.refresh_choice()
 
     def too_soon(self) -> bool:
-        """A key within KEY_GUARD seconds of a guarded prompt was meant for the one before it."""
+        """A key within KEY_GUARD seconds of a guarded prompt was meant for the one before it: it is
+        dropped, and the prompt says keys resume shortly (the hint goes when they do)."""
         appeared = self.prompt_seen[1]
-        return appeared is not None and time.monotonic() - appeared < KEY_GUARD
+        left = KEY_GUARD - (time.monotonic() - appeared) if appeared is not None else 0.0
+        if left <= 0:
+            return False
+        self.chooser.note = self.fs_app.words("keys_resume")
+        self.refresh_choice()
+        self.set_timer(left, self.guard_over)
+        return True
+
+    def guard_over(self) -> None:
+        if self.chooser.note == self.fs_app.words("keys_resume"):
+            self.chooser.note = None
+            self.refresh_choice()
 
     def action_confirm(self) -> None:
         if not self.too_soon():

@@ -16,6 +16,9 @@ from ..i18n import Words
 from ..keys import TARGET_LETTERS
 from .render import card_text, measure_console
 
+#: Verbs that move a card to a player: the label reads `card → player`.
+MOVE_VERBS = ("place", "give")
+
 
 def find_face(state: ClientState, card_id: object) -> dict[str, Any] | None:
     """A face-up card anywhere on the table (messages in front, the stack, the message)."""
@@ -30,6 +33,18 @@ def find_face(state: ClientState, card_id: object) -> dict[str, Any] | None:
     m = view.get("message")
     if isinstance(m, dict) and isinstance(m.get("card"), dict) and m["card"].get("id") == card_id:
         return dict(m["card"])
+    return None
+
+
+def seen_face(state: ClientState, card_id: object) -> dict[str, Any] | None:
+    """A card this seat was shown in an event (another's hand looked at, a card taken or given):
+    the log keeps the faces the server let us see."""
+    for entry in reversed(state.log):
+        ev = entry.event or {}
+        cards = ev.get("cards")
+        for face in (*(cards if isinstance(cards, list) else ()), ev.get("card"), ev.get("old")):
+            if isinstance(face, dict) and face.get("id") == card_id and "colour" in face:
+                return dict(face)
     return None
 
 
@@ -62,10 +77,11 @@ def option_label(option: dict[str, Any], state: ClientState, words: Words, mono:
     elif verb not in ("play", "send", "skill") and (seat is not None or card is not None or "card" in option):
         text.append(words(verb).replace("_", " ") + " ")
     if verb not in ("play", "send") and option.get("card") is not None:
-        face = hand_face(state, option.get("card")) or find_face(state, option.get("card"))
+        card_id = option.get("card")
+        face = hand_face(state, card_id) or find_face(state, card_id) or seen_face(state, card_id)
         text.append_text(card_text(face, words, mono) if face else Text(words("face_down"), style="italic"))
         if seat is not None or card is not None:
-            text.append(" ")
+            text.append(" → " if verb in MOVE_VERBS else " ")
     if seat is not None:
         text.append(words.seat_name(state.seats, seat, state.seat))
     if card is not None:
@@ -76,6 +92,28 @@ def option_label(option: dict[str, Any], state: ClientState, words: Words, mono:
     if not text.plain.strip():
         text = Text(words(verb).replace("_", " ") if verb != "skill" else words.skill(name))
     return text
+
+
+def paginate(lengths: list[int], width: int, rows: int) -> list[tuple[int, int]]:
+    """(first, end) of each page of options: as many as fit `rows` rows of `width` cells without
+    splitting one, and never more than there are letter keys. The highlighted option's page is
+    shown; its letters pick on that page and the arrows move on through every page."""
+    pages: list[tuple[int, int]] = []
+    first = 0
+    while first < len(lengths):
+        end, used, row = first, 1, 0
+        while end < len(lengths) and end - first < len(TARGET_LETTERS):
+            cells = lengths[end] + 3  # " a " before the label
+            if row and row + cells > width:
+                used, row = used + 1, 0
+            taken = used + (row + cells - 1) // width  # a label wider than the row wraps
+            if taken > rows and end > first:
+                break
+            used, row = taken, (row + cells - 1) % width + 1
+            end += 1
+        pages.append((first, end))
+        first = end
+    return pages
 
 
 def prompt_head(prompt: dict[str, Any], words: Words) -> str:
@@ -92,12 +130,20 @@ def waiting_names(seats: list[object], state: ClientState, words: Words) -> str:
     return names + (" …" if len(seats) > 4 else "") if seats else "…"
 
 
+#: The most lines the prompt panel takes: the rest of the screen belongs to the table and the log.
+ROWS = 5
+
+
 class PromptPanel(Static):
     #: Lines the last `show` drew (after wrapping): the table fixes the panel's height from it.
     lines = 1
+    #: The first option of the page shown: a letter key picks `page_first + its index`.
+    page_first = 0
 
     def show(self, state: ClientState, chooser: Chooser, words: Words, mono: bool = False,
-             layout: bool = True) -> None:
+             layout: bool = True, auto_passing: bool = False) -> None:
+        """`auto_passing`: nothing of ours is playable and the pass is on its way, so the line says
+        that instead of inviting a Space that could land on the next prompt."""
         view = state.view or {}
         prompt = chooser.prompt
         lines: list[Text] = []
@@ -114,27 +160,38 @@ class PromptPanel(Static):
             else:
                 lines.append(Text(words("nothing_to_do"), style="dim"))
         else:
-            head = Text(prompt_head(prompt, words), style="bold")
+            head = Text(words("auto_passing") if auto_passing else prompt_head(prompt, words),
+                        style="dim" if auto_passing else "bold")
             left = state.seconds_left(prompt)
             if left is not None:
                 head.append("  ⏳" + words("countdown", s=left))
             lines.append(head)
             options = chooser.card_options()
             if options:
-                row = Text()
-                for i, option in enumerate(options):
-                    style = "reverse" if i == chooser.target else ""
-                    key = TARGET_LETTERS[i] if i < len(TARGET_LETTERS) else "·"
-                    row.append(f" {key} ", style="bold " + style)
-                    label = option_label(option, state, words, mono)
-                    if style:
-                        label.stylize(style)
-                    row.append_text(label)
-                if len(options) > 1:
-                    lines.append(Text(words("k_targets", letters="/".join(TARGET_LETTERS[: len(options)])),
-                                      style="dim"))
+                width = max(10, self.size.width) if self.size.width else 78
+                room = max(1, ROWS - len(lines) - 1 - int(bool(chooser.note)) - int(bool(state.error)))
+                labels = [option_label(option, state, words, mono) for option in options]
+                pages = paginate([label.cell_len for label in labels], width, room)
+                first, last = next(p for p in pages if p[0] <= chooser.target < p[1])
+                self.page_first = first
+                letters = "/".join(TARGET_LETTERS[: last - first])
+                if len(pages) > 1:
+                    lines.append(Text(words("k_targets_page", letters=letters, first=first + 1, last=last,
+                                            n=len(options)), style="dim"))
+                elif len(options) > 1:
+                    lines.append(Text(words("k_targets", letters=letters), style="dim"))
                 else:
                     lines.append(Text(words("k_confirm"), style="dim"))
+                row = Text()
+                for i in range(first, last):
+                    segment = Text(f" {TARGET_LETTERS[i - first]} ", style="bold")
+                    segment.append_text(labels[i])
+                    if i == chooser.target:
+                        segment.stylize("reverse")
+                    if row.cell_len and row.cell_len + segment.cell_len > width:
+                        lines.append(row)
+                        row = Text()
+                    row.append_text(segment)
                 lines.append(row)
             elif chooser.skills():
                 skills = " ".join(words.skill(name) for name in chooser.skills())

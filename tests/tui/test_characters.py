@@ -67,7 +67,7 @@ async def test_pick_screen_shows_the_choices_and_sends_the_one_chosen() -> None:
         text = screen_text(app)
         for cid in choices:
             info = base_characters()[cid]
-            assert info.name_zh in text and info.name_en in text
+            assert info.name_zh in text and info.name_en not in text  # Chinese mode: the Chinese name only
             assert info.skills[0].name in text  # each choice lists its skills
         await settle(pilot, "2", "enter")
         assert session.sent == [("choose", (prompt.id, f"pick:{choices[1]}"))]
