@@ -23,16 +23,7 @@ from .screen_text import screen_text
 from .states import ScriptedSession, play_until, update, welcome
 from .test_lobby_host import wait_for
 from .test_playtest import help_text
-
-
-def frozen() -> float:
-    return 1000.0
-
-
-def nothing_playable(g: Game) -> bool:
-    prompt = g.prompts.get(0)
-    return prompt is not None and prompt.kind == "response" and all(o.verb == "pass" for o in prompt.options) \
-        and g.state.turn > 3
+from .test_waiting import frozen, nothing_playable
 
 
 def own_play_phase(g: Game) -> bool:
