@@ -243,19 +243,14 @@ class Game:
         self.choices.append((seat, prompt_id, option_id))
         s.decisions += 1
         del prompts[seat]
+        start = len(self.events)
         if opt.verb == "pass" and prompt.kind == RESPONSE and s.asking is None:
-            w = s.window
-            assert w is not None
-            w.passed.add(seat)
+            self._pass(seat)
             if prompts:
                 # A pass that leaves the window open changes nothing a rule or a secret task reads,
                 # and the others' prompts stand: there is nothing to advance.
                 return []
-            start = len(self.events)
-            if w.passed.issuperset(w.eligible):
-                self._close_window()
         else:
-            start = len(self.events)
             self._apply(prompt, opt)
         self._advance()
         return self.events[start:]
@@ -271,14 +266,11 @@ class Game:
         elif opt.verb == "skill":
             characters.use_skill(self, seat, opt, s.window.step if kind == RESPONSE and s.window else OWN_PLAY)
         elif kind == RESPONSE:
-            w = s.window
-            assert w is not None
             if opt.verb == "pass":
-                w.passed.add(seat)
-                if w.passed.issuperset(w.eligible):
-                    self._close_window()
+                self._pass(seat)
             else:
-                self._play_card(seat, opt, w.step, last_actor=seat)
+                assert s.window is not None
+                self._play_card(seat, opt, s.window.step, last_actor=seat)
         elif kind == P.PLAY_PHASE:
             if opt.verb == "end":
                 self.log("play_phase_ended", seat=seat)
@@ -294,6 +286,14 @@ class Game:
                 self._decline()
         elif kind == P.CHARACTER_PICK:
             characters.picked(self, seat, opt)
+
+    def _pass(self, seat: int) -> None:
+        """A seat passes in the open window, which closes once every eligible seat has passed."""
+        w = self.state.window
+        assert w is not None
+        w.passed.add(seat)
+        if w.passed.issuperset(w.eligible):
+            self._close_window()
 
     # ----------------------------------------------------------------- the driver loop
 

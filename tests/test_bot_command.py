@@ -10,6 +10,8 @@ import asyncio
 import sys
 from typing import Any
 
+from tui.states import play_to_end
+
 from net.client import Client
 from net.server import GameServer
 from net.table import Table
@@ -21,22 +23,6 @@ async def join(port: int, name: str) -> Client:
     client = Client()
     await client.connect("127.0.0.1", port, name)
     return client
-
-
-async def play_to_end(client: Client) -> dict[str, Any]:
-    """Answer every prompt with its default until the game is over; the final view."""
-    answered: set[int] = set()
-    async for msg in client:
-        if msg["type"] != "update":
-            continue
-        view = msg["view"]
-        if view["over"]:
-            return view
-        prompt = view["prompt"]
-        if prompt is not None and prompt["id"] not in answered:
-            answered.add(prompt["id"])
-            await client.choose(prompt["id"], prompt["default"])
-    raise AssertionError("the connection ended before the game was over")
 
 
 async def first_update(client: Client, timeout: float) -> dict[str, Any]:
@@ -64,7 +50,7 @@ async def test_remote_bots_are_ready_again_after_the_game_over_so_the_next_game_
             "--count", "2", "--level", "random", "--delay", "0", stdout=asyncio.subprocess.DEVNULL,
         )
         async with asyncio.timeout(60):
-            await asyncio.gather(play_to_end(me), play_to_end(you))
+            await asyncio.gather(play_to_end(aiter(me), me.choose), play_to_end(aiter(you), you.choose))
         assert [s.name for s in table.slots if s.bot_level is None] == ["me", "you", "Bot random 1", "Bot random 2"]
 
         # "you" leaves after the end and joins again: the table gathers, the humans press r.

@@ -10,6 +10,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from test_server import until
+
 from bots import make_bot
 from net import protocol as P
 from net.client import Client
@@ -25,15 +27,6 @@ async def started(table: Table) -> GameServer:
     server.add_table(table)
     await server.start()
     return server
-
-
-async def until(client: Client, pred: Callable[[dict[str, Any]], bool], timeout: float = 5.0) -> dict[str, Any]:
-    async with asyncio.timeout(timeout):
-        while True:
-            msg = await client.recv()
-            assert msg is not None, "connection closed while waiting"
-            if pred(msg):
-                return msg
 
 
 def lobby_where(**fields: Any) -> Callable[[dict[str, Any]], bool]:

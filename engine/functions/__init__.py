@@ -40,6 +40,11 @@ Target = tuple[int | None, int | None]
 NO_TARGET: Target = (None, None)
 
 
+def own_play_untargeted(game: Game, user: int, moment: str) -> list[Target] | None:
+    """`targets` of a card used only in its user's own play phase, on no one (真伪莫辨, 增援, 权衡)."""
+    return [NO_TARGET] if moment == OWN_PLAY else None
+
+
 class FunctionRule(Protocol):
     def targets(self, game: Game, user: int, moment: str) -> list[Target] | None: ...
 

@@ -6,16 +6,13 @@ from typing import TYPE_CHECKING
 
 from ..cards import BLACK
 from ..state import StackItem
-from . import NO_TARGET, OWN_PLAY, Target
+from . import own_play_untargeted
 
 if TYPE_CHECKING:
     from ..game import Game
 
 
-def targets(game: Game, user: int, moment: str) -> list[Target] | None:
-    if moment != OWN_PLAY:
-        return None
-    return [NO_TARGET]
+targets = own_play_untargeted
 
 
 def resolve(game: Game, item: StackItem) -> None:

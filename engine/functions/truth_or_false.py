@@ -8,16 +8,13 @@ from typing import TYPE_CHECKING
 
 from ..state import StackItem, Step
 from ..steps import step
-from . import NO_TARGET, OWN_PLAY, Target
+from . import own_play_untargeted
 
 if TYPE_CHECKING:
     from ..game import Game
 
 
-def targets(game: Game, user: int, moment: str) -> list[Target] | None:
-    if moment != OWN_PLAY:
-        return None
-    return [NO_TARGET]
+targets = own_play_untargeted
 
 
 def resolve(game: Game, item: StackItem) -> None:

@@ -7,7 +7,7 @@ The view dicts are the real projection (`engine.view`); only the server's countd
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from bots import make_bot
@@ -87,3 +87,21 @@ def play_with_characters(seed: int, stop: Callable[[Game], bool], players: int =
         prompt = min(game.pending(), key=lambda p: game.priority_key(p.seat))
         game.choose(prompt.seat, prompt.id, bots[prompt.seat].decide(view(game, prompt.seat)))
     return game
+
+
+async def play_to_end(
+    messages: AsyncIterator[dict[str, Any]], choose: Callable[[int, str], Awaitable[None]]
+) -> dict[str, Any]:
+    """Answer every prompt with its default until the game is over; the final view."""
+    answered: set[int] = set()
+    async for msg in messages:
+        if msg["type"] != "update":
+            continue
+        view = msg["view"]
+        if view["over"]:
+            return view
+        prompt = view["prompt"]
+        if prompt is not None and prompt["id"] not in answered:
+            answered.add(prompt["id"])
+            await choose(prompt["id"], prompt["default"])
+    raise AssertionError("the connection ended before the game was over")

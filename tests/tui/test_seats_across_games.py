@@ -21,24 +21,10 @@ from net.client import Client
 from net.server import GameServer
 from net.table import Table
 
+from .states import play_to_end
+
 LONG = {"play": 60.0, "send": 60.0, "response": 60.0, "receive": 60.0, "probe_discard": 60.0}
 GAME_STARTED = "the game has started: reconnect with your token or spectate"
-
-
-async def play_to_end(session: NetSession) -> dict[str, Any]:
-    """Answer every prompt with its default until the game is over; the final view."""
-    answered: set[int] = set()
-    async for msg in session.messages():
-        if msg["type"] != "update":
-            continue
-        view = msg["view"]
-        if view["over"]:
-            return view
-        prompt = view["prompt"]
-        if prompt is not None and prompt["id"] not in answered:
-            answered.add(prompt["id"])
-            await session.choose(prompt["id"], prompt["default"])
-    raise AssertionError("the connection ended before the game was over")
 
 
 async def next_view(session: NetSession, pred: Callable[[dict[str, Any]], bool]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -84,7 +70,7 @@ async def test_a_player_who_stayed_into_game_two_takes_his_seat_back_after_his_c
         await a.ready(True)
         await b.ready(True)
         async with asyncio.timeout(60):
-            await asyncio.gather(play_to_end(a), play_to_end(b))
+            await asyncio.gather(play_to_end(a.messages(), a.choose), play_to_end(b.messages(), b.choose))
         assert store.find(address, "A") == a.token and store.find(address, "B") == b.token
 
         assert store.left_over(address, a.token or "") and store.left_over(address, b.token or "")
