@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine import prompts as P
 from engine.cards import build_deck
 from engine.config import identity_options
 from engine.game import Game, GameConfig, Setup
@@ -39,13 +38,3 @@ def choose(game: Game, seat: int, verb: str, **fields: object) -> None:
     game.choose(seat, prompt.id, found[0].id)
 
 
-def pass_windows(game: Game) -> None:
-    """Everyone passes every response window until something else is asked."""
-    while True:
-        open_now = sorted((p for p in game.prompts.values() if p.kind == P.RESPONSE),
-                          key=lambda p: game.priority_key(p.seat))
-        if not open_now:
-            return
-        for prompt in open_now:
-            if game.prompts.get(prompt.seat) is prompt:
-                game.choose(prompt.seat, prompt.id, P.PASS.id)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from set_c_table import card, choose, deal, pass_windows
+from set_b_table import pass_windows
+from set_c_table import card, choose, deal
 
 from engine.view import events_for
 

@@ -3,7 +3,8 @@ lies face-down on top of the pile."""
 
 from __future__ import annotations
 
-from set_c_table import card, choose, deal, pass_windows
+from set_b_table import pass_windows
+from set_c_table import card, choose, deal
 
 from engine.view import events_for, view
 
