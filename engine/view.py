@@ -6,7 +6,7 @@ as counts: a face-down card carries no id, so no seat can follow it across the t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from dataclasses import dataclass
 
 from . import characters
 from .cards import COLOURS
@@ -37,66 +37,98 @@ PHASES = {
 }
 
 
+#: The keys of a view whose value depends on who is looking (besides the viewer's own entry
+#: among the seats); every other key holds the same value for every viewer.
+SEAT_KEYS = ("seat", "hand", "identity", "character_choices", "task", "message", "stack", "prompt")
+
+
+@dataclass(slots=True)
+class SeatPart:
+    """What `seat` sees that a spectator does not: the values of `SEAT_KEYS`, and its own entry
+    among the seats (None for a spectator, who has none)."""
+
+    seat: int | None
+    fields: dict[str, object]
+    entry: dict[str, object] | None
+
+
 def view(game: Game, seat: int | None) -> dict[str, object]:
     """What `seat` (None: a spectator) may know now: fresh objects, free to annotate."""
-    return views(game, (seat,))[seat]
+    public = public_view(game)
+    return merge(public, seat_part(game, seat, public))
 
 
-def views(game: Game, seats: Iterable[int | None]) -> dict[int | None, dict[str, object]]:
-    """The views of several seats at once, equal to `view(game, seat)` for each.
+def merge(public: dict[str, object], part: SeatPart) -> dict[str, object]:
+    """A seat's whole view: the public view with the seat's part laid over it (key order kept)."""
+    v = {**public, **part.fields}
+    seat, entry = part.seat, part.entry
+    if seat is not None and entry is not None:
+        entries = public["seats"]
+        assert isinstance(entries, list)
+        v["seats"] = [*entries[:seat], entry, *entries[seat + 1 :]]
+    return v
 
-    What does not depend on the viewer (every other seat's public entry, the config, the window,
-    who is waiting) is built once and the same objects are shared between the returned views,
-    so a server fanning one change out to a table pays for the public part once. Shared parts
-    must be treated as read-only, or annotated identically for every viewer.
-    """
+
+def public_view(game: Game) -> dict[str, object]:
+    """The view of a spectator, which is everything every seat sees alike plus the spectator's
+    values of `SEAT_KEYS`. A server fanning one change out to a table builds (and diffs) this once,
+    and only each seat's `seat_part` per seat."""
     s = game.state
-    over = game.over
     phase = s.window.step if s.node == WINDOW and s.window is not None else PHASES[s.node]
-    public_seats = [_seat_entry(game, index, None) for index in range(len(s.seats))]
-    config = {
-        "players": s.config.players, "identities": s.config.identities, "deck": s.config.deck,
-        "probe_draw": s.config.probe_draw, "characters": s.config.characters,
-    }
     w = s.window
-    window = None if w is None else {"step": w.step, "eligible": list(w.eligible)}
-    discard = [game.face(c) for c in s.discard] if s.config.discard_face_up else len(s.discard)
-    waiting = _waiting(game)
+    return {
+        "v": VIEW_VERSION,
+        "seat": None,
+        "config": {
+            "players": s.config.players, "identities": s.config.identities, "deck": s.config.deck,
+            "probe_draw": s.config.probe_draw, "characters": s.config.characters,
+        },
+        "turn": s.turn,
+        "current": s.current,
+        "phase": phase,
+        "seats": [_seat_entry(game, index, None) for index in range(len(s.seats))],
+        "hand": [],
+        "identity": None,
+        "character_choices": [],
+        "task": None,
+        "message": _message(game, None),
+        "stack": [_stack_item(game, item, None) for item in s.stack],
+        "window": None if w is None else {"step": w.step, "eligible": list(w.eligible)},
+        "pile": len(s.pile),
+        "discard": [game.face(c) for c in s.discard] if s.config.discard_face_up else len(s.discard),
+        "removed": len(s.removed),
+        "waiting": _waiting(game),
+        "prompt": None,
+        "over": game.over,
+        "winners": list(s.winners),
+        "declarer": s.declarer,
+        "win_reason": s.win_reason,
+        "log_length": len(game.events),
+    }
+
+
+def seat_part(game: Game, seat: int | None, public: dict[str, object]) -> SeatPart:
+    """`seat`'s part of its view, next to `public` (this moment's `public_view`): where the seat
+    sees no more than a spectator (the message, the stack), the public objects themselves."""
+    if seat is None:
+        return SeatPart(None, {key: public[key] for key in SEAT_KEYS}, None)
+    s = game.state
+    me = s.seats[seat]
+    prompt = game.prompts.get(seat)
+    m = s.message
+    message = _message(game, seat) if m is not None and not m.face_up and seat in m.seen_by else public["message"]
+    knows = any(item.function == "试探" and seat in (item.user, item.target_seat) for item in s.stack)
     deck = game.deck
-    out: dict[int | None, dict[str, object]] = {}
-    for seat in seats:
-        me = s.seats[seat] if seat is not None else None
-        prompt = game.prompts.get(seat) if seat is not None else None
-        entries = public_seats
-        if seat is not None:
-            entries = [*public_seats[:seat], _seat_entry(game, seat, seat), *public_seats[seat + 1 :]]
-        out[seat] = {
-            "v": VIEW_VERSION,
-            "seat": seat,
-            "config": config,
-            "turn": s.turn,
-            "current": s.current,
-            "phase": phase,
-            "seats": entries,
-            "hand": [deck[c].face() for c in me.hand] if me is not None else [],
-            "identity": me.identity if me is not None else None,
-            "character_choices": list(me.character_choices) if me is not None else [],
-            "task": _task(game, seat),
-            "message": _message(game, seat),
-            "stack": [_stack_item(game, item, seat) for item in s.stack],
-            "window": window,
-            "pile": len(s.pile),
-            "discard": discard,
-            "removed": len(s.removed),
-            "waiting": waiting,
-            "prompt": prompt.to_dict() if prompt is not None else None,
-            "over": over,
-            "winners": list(s.winners),
-            "declarer": s.declarer,
-            "win_reason": s.win_reason,
-            "log_length": len(game.events),
-        }
-    return out
+    return SeatPart(seat, {
+        "seat": seat,
+        "hand": [deck[c].face() for c in me.hand],
+        "identity": me.identity,
+        "character_choices": list(me.character_choices),
+        "task": _task(game, seat),
+        "message": message,
+        "stack": [_stack_item(game, item, seat) for item in s.stack] if knows else public["stack"],
+        "prompt": prompt.to_dict() if prompt is not None else None,
+    }, _seat_entry(game, seat, seat))
 
 
 def _seat_entry(game: Game, index: int, seat: int | None) -> dict[str, object]:

@@ -620,24 +620,18 @@ MAX_PATCH_CHANGES = 48
 MAX_PATCH_PATH = 8
 
 
-def diff_view(
-    old: dict[str, Any], new: dict[str, Any], memo: dict[Any, Any] | None = None
-) -> list[list[Any]] | None:
+def diff_view(old: dict[str, Any], new: dict[str, Any], path: tuple[Any, ...] = ()) -> list[list[Any]] | None:
     """The ``patch`` changes that turn ``old`` into ``new``, or None when a full view is smaller.
 
     Maps with the same keys and arrays of the same length are compared member by member;
-    anything else that differs is replaced whole at its path.
-
-    ``memo`` (one dict per fan-out, dropped after it) lets views that share sub-objects, as
-    ``engine.view.views`` builds them, share their work too: the changes between a pair of
-    containers at a path are found once, and every later view holding the same pair reuses
-    that very list. The pair's own objects are kept in the memo, so their ids stay theirs.
+    anything else that differs is replaced whole at its path. ``path`` is where ``old`` and
+    ``new`` sit in the view (a part of a view diffed on its own, such as one seat's entry).
     """
     if old.keys() != new.keys():
         return None
     changes: list[list[Any]] = []
     try:
-        _diff(old, new, [], changes, memo)
+        _compare(old, new, list(path), changes)
     except _TooManyChanges:
         return None
     return changes
@@ -647,34 +641,17 @@ class _TooManyChanges(Exception):
     pass
 
 
-def _diff(old: Any, new: Any, path: list[Any], changes: list[list[Any]], memo: dict[Any, Any] | None) -> None:
+def _compare(old: Any, new: Any, path: list[Any], changes: list[list[Any]]) -> None:
     """Append the changes from ``old`` to ``new``, which are known to differ, found at ``path``."""
-    if memo is not None and path and (type(new) is dict or type(new) is list):
-        # Only pairs that differ reach here, so the memo costs nothing where nothing changed.
-        key = (id(old), id(new), *path)
-        found = memo.get(key)
-        if found is not None:
-            if len(changes) + len(found[2]) > MAX_PATCH_CHANGES:
-                raise _TooManyChanges
-            changes += found[2]
-            return
-        start = len(changes)
-        _compare(old, new, path, changes, memo)
-        memo[key] = (old, new, changes[start:])
-    else:
-        _compare(old, new, path, changes, memo)
-
-
-def _compare(old: Any, new: Any, path: list[Any], changes: list[list[Any]], memo: dict[Any, Any] | None) -> None:
     if type(old) is dict and type(new) is dict and old.keys() == new.keys() and len(path) < MAX_PATCH_PATH:
         for key, value in new.items():
             before = old[key]
             if before is not value and before != value:
-                _diff(before, value, [*path, key], changes, memo)
+                _compare(before, value, [*path, key], changes)
     elif type(old) is list and type(new) is list and len(old) == len(new) and len(path) < MAX_PATCH_PATH:
         for index, (before, value) in enumerate(zip(old, new, strict=True)):
             if before is not value and before != value:
-                _diff(before, value, [*path, index], changes, memo)
+                _compare(before, value, [*path, index], changes)
     else:
         if len(changes) >= MAX_PATCH_CHANGES:
             raise _TooManyChanges

@@ -26,7 +26,7 @@ from bots import LEVELS, Bot, make_bot
 from engine import ChoiceError, ConfigError, Game, GameConfig, Prompt, events_for, identity_options, view
 from engine.cards import deck_variants
 from engine.prompts import KINDS
-from engine.view import views
+from engine.view import SEAT_KEYS, SeatPart, merge, public_view, seat_part
 from net import protocol as P
 from net.connection import FramedConnection, RateLimiter
 from net.journal import REPLAY_SUFFIX, Journal, JournalError, read_journal, write_replay
@@ -90,9 +90,10 @@ class Session:
         self.seat: int | None = None
         #: Events of the current game already sent on this connection.
         self.since = 0
-        #: The view this connection was last sent, which the next `patch` is taken against;
-        #: None until a full `update` (a new connection, a new game, the lobby in between).
-        self.base: dict[str, Any] | None = None
+        #: The view this connection was last sent, as the public view and the seat's part it was
+        #: merged from, which the next `patch` is taken against; None until a full `update` (a new
+        #: connection, a new game, the lobby in between).
+        self.base: tuple[dict[str, Any], SeatPart] | None = None
         self.chat_limiter = RateLimiter(CHAT_RATE, CHAT_BURST)
 
     def send(self, msg: dict[str, Any]) -> None:
@@ -120,6 +121,29 @@ class Session:
         task = asyncio.create_task(self.conn.close(reason))
         _closing.add(task)
         task.add_done_callback(_closing.discard)
+
+
+class _Flush:
+    """One moment's public view, annotated, and its changes from each earlier public view that a
+    connection was last sent (as a rule one: every connection is sent every flush), found once."""
+
+    def __init__(self, public: dict[str, Any], now: float) -> None:
+        self.public = public
+        self.now = now
+        self._found: dict[int, tuple[dict[str, Any], list[list[Any]] | None]] = {}
+
+    def shared_changes(self, old: dict[str, Any]) -> list[list[Any]] | None:
+        """The changes from `old` to this public view under keys every viewer shares (the seat
+        keys are each seat's own); None if a full view is the better frame."""
+        found = self._found.get(id(old))
+        if found is None:
+            changes = P.diff_view(old, self.public)
+            if changes is not None:
+                changes = [c for c in changes if c[0][0] not in SEAT_KEYS]
+                if any(len(c[0]) < 2 and c[0][0] == "seats" for c in changes):
+                    changes = None  # the seats replaced whole: no seat's own entry could stay
+            found = self._found[id(old)] = (old, changes)  # `old` kept, so its id stays its own
+        return found[1]
 
 
 @dataclass
@@ -218,14 +242,8 @@ class Table:
         self.games_finished = 0
         #: Body sizes of the game-state frames sent, when a benchmark sets this to a list.
         self.frame_sizes: list[int] | None = None
-        #: Views of this flush, built together so their public parts are computed once.
-        self._shared: dict[int | None, dict[str, Any]] = {}
-        self._shared_now = 0.0
-        #: During a flush: the diff memo and the ids of the shared objects already annotated,
-        #: so what the views share is diffed and annotated once (see `_send_frames`).
-        self._memo: dict[Any, Any] | None = None
-        self._annotated: set[int] | None = None
-        self._flush_timers: dict[str, float] | None = None
+        #: During a flush: its public view, annotated and diffed once for every connection.
+        self._flush_state: _Flush | None = None
 
     # ------------------------------------------------------------------ life cycle
 
@@ -370,82 +388,104 @@ class Table:
         return journal is not None
 
     def _send_frames(self) -> None:
-        """One `views` call for the seats present, then each connection's frames in one write.
+        """Each connection's frames, in one write per connection.
 
-        The views share their public objects, so the diff memo and the annotation pass do the
-        shared part once. Each connection is written as soon as its frames are built: with two
-        cores, the seats woken first decode on the other core while the server builds the rest
-        (measured: holding every write back until all frames were built was slower).
+        The public view is built, annotated and diffed once for the whole flush (`_Flush`); per
+        connection only its seat's part. Each connection is written as soon as its frames are
+        built: with two cores, the seats woken first decode on the other core while the server
+        builds the rest (measured: holding every write back until all frames were built was slower).
         """
         sessions = list(self.sessions)
         game = self.game
         if game is not None and self.phase != LOBBY:
-            self._shared = views(game, {s.seat for s in sessions})
-            self._shared_now = self.clock()
-            self._memo, self._annotated, self._flush_timers = {}, set(), dict(self.timers)
+            self._flush_state = self._new_flush(game)
         try:
             for session in sessions:
                 session.send_all(self.frames_for(session), self.frame_sizes)
         finally:
-            self._shared, self._memo, self._annotated, self._flush_timers = {}, None, None, None
+            self._flush_state = None
 
     # ------------------------------------------------------------------ the one outgoing projection
 
     def frames_for(self, session: Session) -> list[dict[str, Any]]:
         """Every game-state frame a connection is sent: its seat's view and its unseen events.
 
-        Built only from `view(game, seat)` and `events_for(game, seat, since)` plus public table
-        facts (online flags, bots, countdowns). Spectators get seat None: the public view.
-        During a flush the views come from one `views` call, sharing their public parts. Once a
-        connection holds a full view, it is sent only what changed since (`patch`).
+        Built only from `engine.view` (`public_view` and `seat_part`, whose `merge` is
+        `view(game, seat)`) and `events_for(game, seat, since)`, plus public table facts (online
+        flags, bots, countdowns). Spectators get seat None: the public view. Once a connection
+        holds a full view, it is sent only what changed since (`patch`): the public changes, found
+        once per flush, then its own part's.
         """
         game = self.game
         if game is None or self.phase == LOBBY:
             session.base = None
             return [self.lobby_frame(session)]
+        flush = self._flush_state or self._new_flush(game)
         seat = session.seat
-        shared = self._shared.get(seat)
-        if shared is not None:
-            v, now = shared, self._shared_now
-        else:
-            v, now = view(game, seat), self.clock()
-        self._annotate(v, now)
+        part = seat_part(game, seat, flush.public)
+        self._annotate_part(part, flush.now)
         events = events_for(game, seat, session.since)
         session.since = len(game.events)
-        base, session.base = session.base, v
+        base, session.base = session.base, (flush.public, part)
         if base is not None and len(events) <= EVENTS_PER_FRAME:
-            changes = P.diff_view(base, v, self._memo)
+            changes = self._changes(flush, base, part)
             if changes is not None:
                 return [P.patch(changes, events)]
+        v = merge(flush.public, part)
         chunks = [events[i : i + EVENTS_PER_FRAME] for i in range(0, len(events), EVENTS_PER_FRAME)] or [[]]
         return [P.update(v, chunk) for chunk in chunks]
 
-    def _annotate(self, v: dict[str, Any], now: float) -> None:
-        """Add the public table facts; the same for every viewer, so shared parts stay consistent.
+    def snapshot(self, seat: int | None) -> dict[str, Any]:
+        """The whole view `seat` would be sent now, annotated (what a patched client view must equal)."""
+        assert self.game is not None
+        flush = self._new_flush(self.game)
+        part = seat_part(self.game, seat, flush.public)
+        self._annotate_part(part, flush.now)
+        return merge(flush.public, part)
 
-        During a flush an object shared by several views is annotated once (with the flush's
-        one `now`, so the result is the same), and the views share one copy of the timers.
-        """
-        done = self._annotated
-        v["table"] = self.name
-        for entry in v["seats"]:
-            if done is not None:
-                if id(entry) in done:
-                    continue
-                done.add(id(entry))
-            slot = self.slots[entry["index"]]
-            entry["online"] = slot.online
-            entry["bot"] = slot.bot is not None
-        waiting = v["waiting"]
-        if done is None or id(waiting) not in done:
-            if done is not None:
-                done.add(id(waiting))
-            for entry in waiting:
-                entry["deadline"] = self._remaining(entry["prompt_id"], now)
-        prompt = v["prompt"]
+    def _new_flush(self, game: Game) -> _Flush:
+        """This moment's public view, annotated with the public table facts."""
+        now = self.clock()
+        public: dict[str, Any] = public_view(game)
+        public["table"] = self.name
+        for entry in public["seats"]:
+            self._annotate_entry(entry)
+        for entry in public["waiting"]:
+            entry["deadline"] = self._remaining(entry["prompt_id"], now)
+        public["timers"] = dict(self.timers)
+        return _Flush(public, now)
+
+    def _annotate_entry(self, entry: dict[str, Any]) -> None:
+        slot = self.slots[entry["index"]]
+        entry["online"] = slot.online
+        entry["bot"] = slot.bot is not None
+
+    def _annotate_part(self, part: SeatPart, now: float) -> None:
+        if part.entry is not None:
+            self._annotate_entry(part.entry)
+        prompt: Any = part.fields["prompt"]
         if prompt is not None:
             prompt["deadline"] = self._remaining(prompt["id"], now)
-        v["timers"] = self._flush_timers if self._flush_timers is not None else dict(self.timers)
+
+    def _changes(self, flush: _Flush, base: tuple[dict[str, Any], SeatPart], part: SeatPart) -> list[list[Any]] | None:
+        """The changes from a connection's last view (`base`: the public view and part it was
+        built from) to this one; None when a full view is the better frame."""
+        old_public, old_part = base
+        public = flush.shared_changes(old_public)
+        own = P.diff_view(old_part.fields, part.fields)
+        if public is None or own is None:
+            return None
+        seat = part.seat
+        changes = [c for c in public if c[0][0] != "seats" or c[0][1] != seat]
+        changes += own
+        if part.entry is not None:
+            if old_part.entry is None:
+                return None
+            entry = P.diff_view(old_part.entry, part.entry, ("seats", seat))
+            if entry is None:
+                return None
+            changes += entry
+        return changes if len(changes) <= P.MAX_PATCH_CHANGES else None
 
     def _remaining(self, prompt_id: Any, now: float) -> float:
         deadline = self.deadlines.get(int(prompt_id)) or self._answered.get(int(prompt_id))

@@ -10,28 +10,35 @@ import pytest
 
 from bots import make_bot
 from engine import Game, GameConfig, view
-from engine.view import views
+from engine.view import SEAT_KEYS, merge, public_view, seat_part
 from net import protocol as P
 from net.client import Client, play_as_bot
 from net.server import GameServer
-from net.table import Session, Table
+from net.table import SeatSlot, Session, Table
 
 LONG = {"play": 60.0, "send": 60.0, "response": 60.0, "receive": 60.0, "probe_discard": 60.0}
 
 
-def test_views_equal_one_view_per_seat_and_share_the_public_part() -> None:
+def test_the_public_view_is_what_every_seat_shares_and_a_spectator_sees() -> None:
     game = Game.new(GameConfig(players=6, identities="3v3"), 7)
     rng = random.Random(7)
-    seats: list[int | None] = [*range(6), None]
     for _ in range(150):
         if game.over:
             break
-        together = views(game, seats)
-        assert together == {seat: view(game, seat) for seat in seats}
-        mine, other, public = together[0]["seats"], together[2]["seats"], together[None]["seats"]
-        assert isinstance(mine, list) and isinstance(other, list) and isinstance(public, list)
-        assert mine[1] is other[1]  # built once
-        assert mine[0] is not public[0]  # a seat's own entry is its own
+        public = public_view(game)
+        assert view(game, None) == public
+        for seat in range(6):
+            mine = view(game, seat)
+            part = seat_part(game, seat, public)
+            assert mine == merge(public, part)
+            # Outside the seat keys and the seat's own entry, a seat sees what everyone sees.
+            others = {k: v for k, v in mine.items() if k not in SEAT_KEYS}
+            assert isinstance(others["seats"], list)
+            others["seats"] = [e for i, e in enumerate(others["seats"]) if i != seat]
+            assert others == {
+                k: [e for i, e in enumerate(v) if i != seat] if k == "seats" else v  # type: ignore[attr-defined]
+                for k, v in public.items() if k not in SEAT_KEYS
+            }
         prompt = rng.choice(game.pending())
         game.choose(prompt.seat, prompt.id, rng.choice(prompt.options).id)
 
@@ -44,7 +51,8 @@ def test_a_patch_turns_the_last_view_into_the_next_and_leaves_the_old_one_alone(
     for _ in range(200):
         if game.over:
             break
-        for seat, v in views(game, [*range(6), None]).items():
+        for seat in [*range(6), None]:
+            v = view(game, seat)
             if seat in last:
                 before = P.decode(P.encode(last[seat]))
                 changes = P.diff_view(last[seat], v)
@@ -60,28 +68,63 @@ def test_a_patch_turns_the_last_view_into_the_next_and_leaves_the_old_one_alone(
     assert patched > 500
 
 
-def test_a_shared_memo_gives_every_seat_the_same_changes_and_reuses_shared_ones() -> None:
-    """One memo per fan-out: each seat's changes equal its own diff, and a change to a part the
-    views share (another seat's public entry, the waiting list) is the very same list for all."""
-    game = Game.new(GameConfig(players=6, identities="3v3"), 13)
-    rng = random.Random(13)
-    seats: list[int | None] = [*range(6), None]
-    last = views(game, seats)
-    reused = 0
-    for _ in range(150):
-        if game.over:
-            break
-        prompt = rng.choice(game.pending())
-        game.choose(prompt.seat, prompt.id, rng.choice(prompt.options).id)
-        now = views(game, seats)
-        memo: dict[Any, Any] = {}
-        found = {seat: P.diff_view(last[seat], now[seat], memo) for seat in seats}
-        for seat in seats:
-            assert found[seat] == P.diff_view(last[seat], now[seat])
-        ids = [id(change) for changes in found.values() if changes for change in changes]
-        reused += len(ids) - len(set(ids))
-        last = now
-    assert reused > 100
+class Sink:
+    """A connection that keeps the frames a table writes to it, undecoded."""
+
+    check_outbound = False
+
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+
+    def send_frame(self, frame: bytes) -> bool:
+        self.frames.append(frame)
+        return True
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        return self.send_frame(P.encode_frame(msg))
+
+
+@pytest.mark.parametrize(("players", "characters", "seed"), [(9, True, 1), (9, True, 2), (6, False, 3), (5, True, 4)])
+def test_every_flush_patches_each_connection_to_exactly_its_snapshot(players: int, characters: bool, seed: int) -> None:
+    """The public changes are found once per flush and each seat's part apart; applied in order by
+    a client, they give every seat and the spectator exactly the view the table would send whole."""
+    async def play() -> int:
+        table = Table("t", players=players, characters=characters, seed=seed, timers=LONG, clock=lambda: 100.0)
+        for n in range(players):
+            table.slots.append(SeatSlot(name=f"p{n}", token=f"token{n}"))
+        table._reindex()
+        table._start_game()
+        sinks: dict[int | None, Sink] = {}
+        for seat in [*range(players), None]:
+            sink = sinks[seat] = Sink()
+            session = Session(sink, f"p{seat}", False)  # type: ignore[arg-type]
+            session.seat = seat
+            if seat is not None:
+                table.slots[seat].session = session
+            table.sessions.add(session)
+        rng = random.Random(seed)
+        views: dict[int | None, dict[str, Any]] = {}
+        patches = 0
+        game = table.game
+        assert game is not None
+        while True:
+            table._send_frames()
+            for seat, sink in sinks.items():
+                for frame in sink.frames:
+                    msg = P.validate_server_message(P.decode(frame[P.HEADER_SIZE:]))
+                    if msg["type"] == "patch":
+                        views[seat] = P.apply_patch(views[seat], msg["changes"])
+                        patches += 1
+                    else:
+                        views[seat] = msg["view"]
+                sink.frames.clear()
+                assert views[seat] == table.snapshot(seat)
+            if game.over:
+                return patches
+            prompt = rng.choice(game.pending())
+            table._apply(prompt.seat, prompt.id, rng.choice(prompt.options).id, "test")
+
+    assert asyncio.run(play()) > 500
 
 
 def test_diff_falls_back_to_a_full_view() -> None:
@@ -166,9 +209,7 @@ async def test_a_whole_game_with_outbound_checks_on_and_patched_client_views() -
         assert len(patches) > len(updates) and sum(patches) / len(patches) < sum(updates) / len(updates)
         # What each client rebuilt from patches is what a fresh full view says now.
         for client in [*clients, spectator]:
-            full = view(game, client.seat)
-            table._annotate(full, table.clock())  # no prompts are open: no deadlines differ
-            assert client.view == full
+            assert client.view == table.snapshot(client.seat)  # no prompt is open: no deadline differs
         for client in [*clients, spectator]:
             await client.close()
     finally:
