@@ -253,8 +253,8 @@ async def seat_client(port: int, name: str, states: int, pause: float) -> dict[s
     The seats listed as waiting answer one at a time, `pause` apart in their listed order (a
     response window lists every asked seat until it closes), so every fan-out is measured on an
     idle table; the answer is sent from a timer, so the seat stamps others' fan-outs meanwhile.
-    A state is the log length plus who is waiting and each deadline: a secret pass changes only
-    the deadlines the others are sent. Returns the states seen (log length), their arrival stamps,
+    A state is the log length plus who is waiting and each deadline: a pass in a response window
+    changes neither (only the passer's own prompt), so it is no new state. Returns the states seen (log length), their arrival stamps,
     the stamps of this seat's choices, and when the frame of each state reached the process.
     """
     _stamp_arrivals()
@@ -401,16 +401,22 @@ def fanout(port: int, seats: int, choices: int, pause: float, one_process: bool 
     states = min(len(r["lengths"]) for r in results)
     if any(r["lengths"][:states] != lengths[:states] for r in results):
         raise RuntimeError("the seats saw different sequences of states")
-    times, stages = [], []
+    # A state's fan-out is timed from the last choice sent before it: the one that made it. An
+    # earlier pass in the same response window changed only its passer's view, so no one else
+    # was sent anything and it has no fan-out of its own.
+    last_sent: dict[int, int] = {}
     for result in results:
         for index, t0 in result["sent"]:
-            if index + 1 >= states:
-                continue
-            arrived = [r["arrivals"][index + 1] for r in results]
-            reached = [r["bytes_in"][index + 1] for r in results]
-            times.append((max(arrived) - t0) / 1e9)
-            stages.append({"t0": t0, "first_in": min(reached) - t0, "last_in": max(reached) - t0,
-                           "first": min(arrived) - t0, "last": max(arrived) - t0})
+            last_sent[index] = max(t0, last_sent.get(index, t0))
+    times, stages = [], []
+    for index, t0 in sorted(last_sent.items()):
+        if index + 1 >= states:
+            continue
+        arrived = [r["arrivals"][index + 1] for r in results]
+        reached = [r["bytes_in"][index + 1] for r in results]
+        times.append((max(arrived) - t0) / 1e9)
+        stages.append({"t0": t0, "first_in": min(reached) - t0, "last_in": max(reached) - t0,
+                       "first": min(arrived) - t0, "last": max(arrived) - t0})
     return times, stages
 
 

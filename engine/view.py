@@ -86,7 +86,7 @@ def public_view(game: Game) -> dict[str, object]:
         "turn": s.turn,
         "current": s.current,
         "phase": phase,
-        "seats": [_seat_entry(game, index, None) for index in range(len(s.seats))],
+        "seats": [_seat_entry(game, index) for index in range(len(s.seats))],
         "hand": [],
         "identity": None,
         "character_choices": [],
@@ -128,11 +128,19 @@ def seat_part(game: Game, seat: int | None, public: dict[str, object]) -> SeatPa
         "message": message,
         "stack": [_stack_item(game, item, seat) for item in s.stack] if knows else public["stack"],
         "prompt": prompt.to_dict() if prompt is not None else None,
-    }, _seat_entry(game, seat, seat))
+    }, _own_entry(game, seat, public))
 
 
-def _seat_entry(game: Game, index: int, seat: int | None) -> dict[str, object]:
-    """Seat `index` at the table as `seat` sees it."""
+def _own_entry(game: Game, seat: int, public: dict[str, object]) -> dict[str, object]:
+    """`seat`'s entry among the seats as it sees itself: its public entry (the very message list
+    and counts) with its identity and its character shown."""
+    entries = public["seats"]
+    assert isinstance(entries, list)
+    return {**entries[seat], "identity": game.state.seats[seat].identity, "character": _character(game, seat, seat)}
+
+
+def _seat_entry(game: Game, index: int) -> dict[str, object]:
+    """Seat `index` at the table as everyone sees it."""
     s = game.state
     p = s.seats[index]
     deck = game.deck
@@ -147,10 +155,10 @@ def _seat_entry(game: Game, index: int, seat: int | None) -> dict[str, object]:
         "hand_count": len(p.hand),
         "messages": [deck[c].face() for c in p.messages],
         "counts": counts,
-        "identity": p.identity if (p.revealed or p.index == seat) else None,
+        "identity": p.identity if p.revealed else None,
         "locked": p.index in s.locked,
         "skipped": s.message is not None and p.index in s.message.skipped,
-        "character": _character(game, p.index, seat),
+        "character": _character(game, p.index, None),
     }
 
 

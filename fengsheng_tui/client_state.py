@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from net.protocol import time_left
+
 from .i18n import Words
 
 LOG_LIMIT = 500
@@ -115,13 +117,13 @@ class ClientState:
     def seconds_left(self, entry: dict[str, Any]) -> int | None:
         """Seconds left on a prompt, or None when the server stamped no deadline on it.
 
-        The server sends `deadline` as the seconds remaining when the update left it; we count
-        down from the moment the update arrived.
+        The server sends `deadline` on its table clock and the view's `clock` when it left; we
+        count down from the moment the view arrived.
         """
-        remaining = entry.get("deadline")
-        if isinstance(remaining, int | float) and not isinstance(remaining, bool):
-            return max(0, math.ceil(remaining - (self.clock() - self.received_at)))
-        return None
+        remaining = time_left(self.view, entry) if self.view is not None else None
+        if remaining is None:
+            return None
+        return max(0, math.ceil(remaining - (self.clock() - self.received_at)))
 
     def countdowns(self) -> dict[int, int | None]:
         """Prompted seat -> seconds left (None when the server sent no deadline)."""

@@ -627,6 +627,8 @@ def diff_view(old: dict[str, Any], new: dict[str, Any], path: tuple[Any, ...] = 
     anything else that differs is replaced whole at its path. ``path`` is where ``old`` and
     ``new`` sit in the view (a part of a view diffed on its own, such as one seat's entry).
     """
+    if old == new:
+        return []  # compared in C, far cheaper than walking
     if old.keys() != new.keys():
         return None
     changes: list[list[Any]] = []
@@ -642,20 +644,41 @@ class _TooManyChanges(Exception):
 
 
 def _compare(old: Any, new: Any, path: list[Any], changes: list[list[Any]]) -> None:
-    """Append the changes from ``old`` to ``new``, which are known to differ, found at ``path``."""
+    """Append the changes from ``old`` to ``new``, which are known to differ, found at ``path``.
+
+    An array most of whose members changed (who is waiting, once a new window asks) is replaced
+    whole: one change is smaller to send and cheaper to apply than one per member."""
     if type(old) is dict and type(new) is dict and old.keys() == new.keys() and len(path) < MAX_PATCH_PATH:
         for key, value in new.items():
             before = old[key]
             if before is not value and before != value:
                 _compare(before, value, [*path, key], changes)
     elif type(old) is list and type(new) is list and len(old) == len(new) and len(path) < MAX_PATCH_PATH:
-        for index, (before, value) in enumerate(zip(old, new, strict=True)):
-            if before is not value and before != value:
-                _compare(before, value, [*path, index], changes)
+        differ = [i for i, (before, value) in enumerate(zip(old, new, strict=True)) if before is not value and before != value]
+        if 2 * len(differ) > len(new):
+            _replace(new, path, changes)
+        else:
+            for index in differ:
+                _compare(old[index], new[index], [*path, index], changes)
     else:
-        if len(changes) >= MAX_PATCH_CHANGES:
-            raise _TooManyChanges
-        changes.append([path, new])
+        _replace(new, path, changes)
+
+
+def _replace(new: Any, path: list[Any], changes: list[list[Any]]) -> None:
+    if len(changes) >= MAX_PATCH_CHANGES:
+        raise _TooManyChanges
+    changes.append([path, new])
+
+
+def time_left(view: Mapping[str, Any], entry: Mapping[str, Any]) -> float | None:
+    """Seconds a prompt had left when its view was sent: ``entry`` is the view's ``prompt`` or an
+    entry of its ``waiting``, whose ``deadline`` is on the table clock, like the view's ``clock``.
+    None when the prompt has no deadline."""
+    deadline, clock = entry.get("deadline"), view.get("clock")
+    if isinstance(deadline, bool) or isinstance(clock, bool) \
+            or not isinstance(deadline, int | float) or not isinstance(clock, int | float):
+        return None
+    return max(0.0, deadline - clock)
 
 
 def apply_patch(view: dict[str, Any], changes: list[Any]) -> dict[str, Any]:

@@ -125,11 +125,11 @@ class Session:
 
 class _Flush:
     """One moment's public view, annotated, and its changes from each earlier public view that a
-    connection was last sent (as a rule one: every connection is sent every flush), found once."""
+    connection holds, found once: as a rule the last flush's, or an older one for a connection
+    that was sent nothing since (only the clock had moved for it)."""
 
-    def __init__(self, public: dict[str, Any], now: float) -> None:
+    def __init__(self, public: dict[str, Any]) -> None:
         self.public = public
-        self.now = now
         self._found: dict[int, tuple[dict[str, Any], list[list[Any]] | None]] = {}
 
     def shared_changes(self, old: dict[str, Any]) -> list[list[Any]] | None:
@@ -215,6 +215,8 @@ class Table:
         self.seed = seed
         self.host_token = host_token or secrets.token_urlsafe(18)
         self.clock = clock
+        #: Zero of the table clock the views carry (`clock`, and every prompt's `deadline`).
+        self._epoch = clock()
         self._config().validate()
 
         self.phase = LOBBY
@@ -401,7 +403,9 @@ class Table:
             self._flush_state = self._new_flush(game)
         try:
             for session in sessions:
-                session.send_all(self.frames_for(session), self.frame_sizes)
+                frames = self.frames_for(session)
+                if frames:
+                    session.send_all(frames, self.frame_sizes)
         finally:
             self._flush_state = None
 
@@ -414,7 +418,8 @@ class Table:
         `view(game, seat)`) and `events_for(game, seat, since)`, plus public table facts (online
         flags, bots, countdowns). Spectators get seat None: the public view. Once a connection
         holds a full view, it is sent only what changed since (`patch`): the public changes, found
-        once per flush, then its own part's.
+        once per flush, then its own part's; and nothing at all when only the clock moved (a
+        pass in a response window reaches the passer alone, and the others' countdowns run on).
         """
         game = self.game
         if game is None or self.phase == LOBBY:
@@ -423,14 +428,18 @@ class Table:
         flush = self._flush_state or self._new_flush(game)
         seat = session.seat
         part = seat_part(game, seat, flush.public)
-        self._annotate_part(part, flush.now)
+        self._annotate_part(part)
         events = events_for(game, seat, session.since)
         session.since = len(game.events)
-        base, session.base = session.base, (flush.public, part)
+        base = session.base
         if base is not None and len(events) <= EVENTS_PER_FRAME:
             changes = self._changes(flush, base, part)
             if changes is not None:
+                if not events and all(change[0] == ["clock"] for change in changes):
+                    return []  # `base` stays what this connection holds
+                session.base = (flush.public, part)
                 return [P.patch(changes, events)]
+        session.base = (flush.public, part)
         v = merge(flush.public, part)
         chunks = [events[i : i + EVENTS_PER_FRAME] for i in range(0, len(events), EVENTS_PER_FRAME)] or [[]]
         return [P.update(v, chunk) for chunk in chunks]
@@ -440,32 +449,32 @@ class Table:
         assert self.game is not None
         flush = self._new_flush(self.game)
         part = seat_part(self.game, seat, flush.public)
-        self._annotate_part(part, flush.now)
+        self._annotate_part(part)
         return merge(flush.public, part)
 
     def _new_flush(self, game: Game) -> _Flush:
         """This moment's public view, annotated with the public table facts."""
-        now = self.clock()
         public: dict[str, Any] = public_view(game)
         public["table"] = self.name
         for entry in public["seats"]:
             self._annotate_entry(entry)
         for entry in public["waiting"]:
-            entry["deadline"] = self._remaining(entry["prompt_id"], now)
+            entry["deadline"] = self._deadline(entry["prompt_id"])
         public["timers"] = dict(self.timers)
-        return _Flush(public, now)
+        public["clock"] = round(self.clock() - self._epoch, 3)
+        return _Flush(public)
 
     def _annotate_entry(self, entry: dict[str, Any]) -> None:
         slot = self.slots[entry["index"]]
         entry["online"] = slot.online
         entry["bot"] = slot.bot is not None
 
-    def _annotate_part(self, part: SeatPart, now: float) -> None:
+    def _annotate_part(self, part: SeatPart) -> None:
         if part.entry is not None:
             self._annotate_entry(part.entry)
         prompt: Any = part.fields["prompt"]
         if prompt is not None:
-            prompt["deadline"] = self._remaining(prompt["id"], now)
+            prompt["deadline"] = self._deadline(prompt["id"])
 
     def _changes(self, flush: _Flush, base: tuple[dict[str, Any], SeatPart], part: SeatPart) -> list[list[Any]] | None:
         """The changes from a connection's last view (`base`: the public view and part it was
@@ -487,9 +496,10 @@ class Table:
             changes += entry
         return changes if len(changes) <= P.MAX_PATCH_CHANGES else None
 
-    def _remaining(self, prompt_id: Any, now: float) -> float:
+    def _deadline(self, prompt_id: Any) -> float:
+        """When a prompt expires on the table clock of the views (0.0: no deadline, expired)."""
         deadline = self.deadlines.get(int(prompt_id)) or self._answered.get(int(prompt_id))
-        return 0.0 if deadline is None else round(max(0.0, deadline - now), 3)
+        return 0.0 if deadline is None else round(deadline - self._epoch, 3)
 
     def lobby_frame(self, session: Session) -> dict[str, Any]:
         return P.lobby(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 from typing import Any
 
@@ -87,9 +88,14 @@ class Sink:
 @pytest.mark.parametrize(("players", "characters", "seed"), [(9, True, 1), (9, True, 2), (6, False, 3), (5, True, 4)])
 def test_every_flush_patches_each_connection_to_exactly_its_snapshot(players: int, characters: bool, seed: int) -> None:
     """The public changes are found once per flush and each seat's part apart; applied in order by
-    a client, they give every seat and the spectator exactly the view the table would send whole."""
-    async def play() -> int:
-        table = Table("t", players=players, characters=characters, seed=seed, timers=LONG, clock=lambda: 100.0)
+    a client, they give every seat and the spectator exactly the view the table would send whole,
+    up to the clock: a connection for which only the clock moved is sent nothing. A pass that
+    leaves its response window open reaches the passer alone."""
+    ticks = itertools.count()
+
+    async def play() -> tuple[int, int, int]:
+        table = Table("t", players=players, characters=characters, seed=seed, timers=LONG,
+                      clock=lambda: next(ticks) * 0.25)
         for n in range(players):
             table.slots.append(SeatSlot(name=f"p{n}", token=f"token{n}"))
         table._reindex()
@@ -104,12 +110,14 @@ def test_every_flush_patches_each_connection_to_exactly_its_snapshot(players: in
             table.sessions.add(session)
         rng = random.Random(seed)
         views: dict[int | None, dict[str, Any]] = {}
-        patches = 0
+        patches = quiet = secret_passes = 0
         game = table.game
         assert game is not None
         while True:
+            before = len(game.events)
             table._send_frames()
             for seat, sink in sinks.items():
+                quiet += not sink.frames
                 for frame in sink.frames:
                     msg = P.validate_server_message(P.decode(frame[P.HEADER_SIZE:]))
                     if msg["type"] == "patch":
@@ -117,14 +125,26 @@ def test_every_flush_patches_each_connection_to_exactly_its_snapshot(players: in
                         patches += 1
                     else:
                         views[seat] = msg["view"]
-                sink.frames.clear()
-                assert views[seat] == table.snapshot(seat)
+                now = table.snapshot(seat)
+                assert views[seat]["clock"] < now["clock"]
+                assert {**views[seat], "clock": 0} == {**now, "clock": 0}
             if game.over:
-                return patches
+                return patches, quiet, secret_passes
             prompt = rng.choice(game.pending())
-            table._apply(prompt.seat, prompt.id, rng.choice(prompt.options).id, "test")
+            option = rng.choice(prompt.options).id
+            for sink in sinks.values():
+                sink.frames.clear()
+            table._apply(prompt.seat, prompt.id, option, "test")
+            window = game.state.window
+            if len(game.events) == before and window is not None and prompt.id >= window.first_prompt \
+                    and game.prompts.get(prompt.seat) is None and game.prompts:
+                table._send_frames()
+                sent = {seat for seat, sink in sinks.items() if sink.frames}
+                assert sent == {prompt.seat}, f"a pass reached {sent}"
+                secret_passes += 1
 
-    assert asyncio.run(play()) > 500
+    patches, quiet, secret_passes = asyncio.run(play())
+    assert patches > 300 and quiet > 50 and secret_passes > 10
 
 
 def test_diff_falls_back_to_a_full_view() -> None:
@@ -209,7 +229,9 @@ async def test_a_whole_game_with_outbound_checks_on_and_patched_client_views() -
         assert len(patches) > len(updates) and sum(patches) / len(patches) < sum(updates) / len(updates)
         # What each client rebuilt from patches is what a fresh full view says now.
         for client in [*clients, spectator]:
-            assert client.view == table.snapshot(client.seat)  # no prompt is open: no deadline differs
+            now = table.snapshot(client.seat)
+            assert client.view is not None and client.view["clock"] <= now["clock"]
+            assert {**client.view, "clock": 0} == {**now, "clock": 0}  # only the clock moved on
         for client in [*clients, spectator]:
             await client.close()
     finally:

@@ -51,7 +51,7 @@ async def last_update(client: Client, settle: float = 0.5) -> dict[str, Any]:
 
 def stable(view: dict[str, Any]) -> dict[str, Any]:
     """A view without what depends on the wall clock or on who is connected."""
-    out = {k: v for k, v in view.items() if k not in ("waiting", "timers")}
+    out = {k: v for k, v in view.items() if k not in ("waiting", "timers", "clock")}
     out["seats"] = [{k: v for k, v in s.items() if k not in ("online", "bot")} for s in view["seats"]]
     if view["prompt"] is not None:
         out["prompt"] = {k: v for k, v in view["prompt"].items() if k != "deadline"}

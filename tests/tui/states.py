@@ -30,8 +30,10 @@ def play_until(seed: int, stop: Callable[[Game], bool], players: int = 4, max_mo
 
 
 def update(game: Game, seat: int, deadline: float = 12.0) -> dict[str, Any]:
-    """The update a server would send `seat`, with every prompted seat showing `deadline` seconds."""
+    """The update a server would send `seat`, with every prompted seat showing `deadline` seconds
+    (the table clock at 0)."""
     v = view(game, seat)
+    v["clock"] = 0.0
     for entry in v["waiting"]:  # type: ignore[attr-defined]
         entry["deadline"] = deadline
     if v["prompt"] is not None:

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from fengsheng_tui.client_state import ClientState
 from fengsheng_tui.i18n import EVENTS, Words
 from fengsheng_tui.keys import TABLE_KEYS, load_keymap
 
@@ -45,3 +46,20 @@ def test_play_without_a_tty_says_use_ssh_t() -> None:
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "ssh -t" in result.stderr
+
+
+def test_countdowns_run_from_the_table_clock_the_view_was_sent_at() -> None:
+    """Deadlines are on the server's table clock: the time left is `deadline - clock` when the view
+    left, counted down locally from its arrival (a view that did not change is not re-sent)."""
+    now = [100.0]
+    state = ClientState(clock=lambda: now[0])
+    view = {"clock": 40.5, "prompt": {"id": 7, "deadline": 50.5},
+            "waiting": [{"seat": 2, "prompt_id": 7, "deadline": 50.5}, {"seat": 3, "prompt_id": 8, "deadline": 45.0}]}
+    state.apply({"type": "update", "view": view, "events": []})
+    assert state.countdowns() == {2: 10, 3: 5}
+    now[0] += 3.5
+    assert state.countdowns() == {2: 7, 3: 1} and state.seconds_left(view["prompt"]) == 7
+    now[0] += 60
+    assert state.countdowns() == {2: 0, 3: 0}
+    state.apply({"type": "update", "view": {**view, "clock": None}, "events": []})
+    assert state.countdowns() == {2: None, 3: None}
