@@ -526,6 +526,7 @@ class Table:
                         "bot": slot.bot_level,
                         "online": slot.online,
                         "ready": slot.ready,
+                        "host": slot.host or (slot.session is not None and slot.session.is_host),
                     }
                     for i, slot in enumerate(self.slots)
                 ],

@@ -258,6 +258,8 @@ async def test_host_commands_need_the_host_token(tmp_path: Path) -> None:
 
         host = await join(server.port, "host", token=table.host_token)
         assert host.is_host and host.token == table.host_token
+        lobby = await until(guest, lambda m: m["type"] == "lobby" and len(m["table"]["seats"]) == 2)
+        assert [seat["host"] for seat in lobby["table"]["seats"]] == [False, True]  # everyone sees who hosts
         await host.op("set_characters", characters="yes")
         err = await until(host, lambda m: m["type"] == "error")
         assert err["code"] == P.BAD_MESSAGE and "bool" in err["message"]

@@ -124,7 +124,7 @@ class TableLobbyScreen(FsScreen):
             name = str(seat.get("name") or words("empty_seat"))
             if i == state.seat:
                 name += f" ({words('you')})"
-            kind = words("bot") if seat.get("bot") else ""
+            kind = words("bot") if seat.get("bot") else words("host_seat") if seat.get("host") else ""
             ready = "✓ " + words("ready") if seat.get("ready") or seat.get("bot") else "· " + words("not_ready")
             seats.add_row(f"{i + 1}. {name}", kind, ready if seat else "")
         parts.append(seats)

@@ -101,9 +101,9 @@ LOBBY_TABLE = {
     "password": False, "timers": {"play": 30.0, "send": 20.0, "response": 10.0, "receive": 10.0},
     "you": 0, "host": True,
     "seats": [
-        {"index": 0, "name": "老王", "bot": None, "online": True, "ready": True},
-        {"index": 1, "name": "Alice", "bot": None, "online": True, "ready": False},
-        {"index": 2, "name": "Bot 1", "bot": "normal", "online": True, "ready": True},
+        {"index": 0, "name": "老王", "bot": None, "online": True, "ready": True, "host": True},
+        {"index": 1, "name": "Alice", "bot": None, "online": True, "ready": False, "host": False},
+        {"index": 2, "name": "Bot 1", "bot": "normal", "online": True, "ready": True, "host": False},
     ],
 }
 
