@@ -76,7 +76,7 @@ class Prompt:
     prompt that closed before they were built is an error (`more` says so), never stale options.
     """
 
-    __slots__ = ("id", "seat", "kind", "default", "_options", "_more")
+    __slots__ = ("id", "seat", "kind", "default", "_options", "_more", "_shown")
 
     def __init__(self, id: int, seat: int, kind: str, options: tuple[Option, ...], default: str,
                  more: Callable[[Prompt], Iterable[Option]] | None = None) -> None:
@@ -86,6 +86,7 @@ class Prompt:
         self.default = default
         self._options = options
         self._more = more
+        self._shown: list[dict[str, object]] | None = None
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -107,13 +108,12 @@ class Prompt:
         return None
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "id": self.id,
-            "seat": self.seat,
-            "kind": self.kind,
-            "options": [o.to_dict() for o in self.options],
-            "default": self.default,
-        }
+        """The prompt as its seat is shown it. The options list is built once per prompt and the
+        same list is handed out every time (read-only): a server re-projecting an open prompt for
+        every batch of decisions neither rebuilds nor re-compares it."""
+        if self._shown is None:
+            self._shown = [o.to_dict() for o in self.options]
+        return {"id": self.id, "seat": self.seat, "kind": self.kind, "options": self._shown, "default": self.default}
 
     def _key(self) -> tuple[int, int, str, tuple[Option, ...], str]:
         return (self.id, self.seat, self.kind, self.options, self.default)
