@@ -23,6 +23,12 @@ class HandPanel(Static):
              mono: bool = False, skills: Collection[str] = (), chosen_skill: str | None = None,
              layout: bool = True) -> None:
         view = state.view or {}
+        if state.view is not None and view.get("seat") is None:
+            self.border_title = words("spectator")
+            self.lines = 1
+            self.update(Text(words("spectator_hand"), style="dim italic", no_wrap=True, overflow="ellipsis"),
+                        layout=layout)
+            return
         identity = view.get("identity")
         self.border_title = f"{words('hand')} ({words('hand_star')}) · {words('identity')}: {words.identity(identity)}"
         width = max(20, self.size.width) if self.size.width else 76

@@ -265,3 +265,22 @@ async def test_the_log_says_why_the_game_ended(seed: int) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert any(line.startswith(expected) for line, _ in app.state.log_lines(words))
+
+
+# ------------------------------------------------------------------ a spectator's hand panel
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_spectator_is_told_what_stays_hidden_instead_of_an_empty_hand(lang: str) -> None:
+    game = play_until(3, lambda g: g.state.turn > 2)
+    watching = {"type": "update", "view": {**view(game, None), "clock": 0.0}, "events": events_for(game, None, 0)}
+    session = ScriptedSession([{**welcome(0), "seat": None}, watching])
+    app = FengshengApp(session, lang=lang, clock=frozen, keymap={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        words = Words(lang)
+        assert words("spectator_hand")[:30] in screen_text(app)
+        played = play_until(3, lambda g: g.state.turn > 2)
+        app.handle_message({"type": "update", "view": {**view(played, 0), "clock": 0.0}, "events": []})
+        await pilot.pause()
+        assert words("spectator_hand")[:30] not in screen_text(app)  # a seat's view shows its hand again
