@@ -509,6 +509,9 @@ def print_floor(seats: int, body: int, bare: tuple[list[float], list[float]],
         print(f"floor: share of the fan-out median ({fan_med * 1e3:.3f} ms): {decoded_med / fan_med:.0%} with the "
               f"decode, {bare_med / fan_med:.0%} bytes only; the game's own work adds "
               f"{(fan_med - decoded_med) * 1e3:.3f} ms")
+        print(f"floor: at a ratio of 3 a fan-out may take {3 * rtt_med * 1e3:.3f} ms; the floor leaves "
+              f"{(3 * rtt_med - decoded_med) * 1e6:.0f} µs of it for all the game's work (the engine step, nine "
+              f"projections, diffs and encodes, nine patches applied)")
 
 
 def random_bot(seat: int, seed: int) -> Any:

@@ -179,12 +179,15 @@ class FengshengApp(App[int]):
         if kind == "welcome":
             self.set_connection_lost(False)
         elif kind == "lobby":
+            self.close_game_over()
             if not isinstance(self.screen, TableLobbyScreen):
                 self.push_screen(TableLobbyScreen())
         elif kind == "update":
+            view = self.state.view or {}
+            if not view.get("over"):
+                self.close_game_over()  # the next game has begun
             if isinstance(self.screen, TableLobbyScreen):
                 self.pop_screen()
-            view = self.state.view or {}
             self.show_character_pick(view)
             if view.get("over") and not self.game_over_shown:
                 from .screens.game_over import GameOverScreen
@@ -195,6 +198,15 @@ class FengshengApp(App[int]):
                 self.push_screen(GameOverScreen())
                 return
         self.refresh_all()
+
+    def close_game_over(self) -> None:
+        """The table has moved on (to its lobby, or straight into a rematch): the last game's
+        result goes, and the next game over is shown again."""
+        from .screens.game_over import GameOverScreen
+
+        self.game_over_shown = False
+        while isinstance(self.screen, GameOverScreen):
+            self.pop_screen()
 
     def show_character_pick(self, view: dict[str, Any]) -> None:
         """Open the pick screen when this seat has characters to choose from (it closes itself)."""

@@ -14,7 +14,8 @@ from typing import Any
 
 from .i18n import Words
 
-PASS_VERBS = ("pass", "end", "decline")
+#: Verbs Space stands for: giving up the decision (`done` ends a skill that goes on step by step).
+PASS_VERBS = ("pass", "end", "decline", "done")
 LIST_KINDS = ("skill", "character_pick")
 
 

@@ -59,11 +59,16 @@ class ClientState:
         elif kind == "lobby":
             table = msg.get("table")
             self.lobby = table if isinstance(table, dict) else {}
+            you = self.lobby.get("you", self.seat)
+            # Seats are renumbered when someone leaves: our seat is what the newest frame says.
+            self.seat = you if isinstance(you, int) and not isinstance(you, bool) else None
         elif kind == "update":
             view = msg.get("view")
             if isinstance(view, dict):
                 self.view = view
                 self.received_at = self.clock()
+                seat = view.get("seat", self.seat)
+                self.seat = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
                 replay = view.get("replay")
                 if isinstance(replay, str):
                     self.replay_path = replay

@@ -125,6 +125,7 @@ SETTINGS_KEYS = (
 )
 OVER_KEYS = (
     KeySpec("over_back", "escape,backspace", "back", "back", key_display="Esc"),
+    KeySpec("over_next", "s", "next_game", "next_game"),
     KeySpec("over_quit", "enter,q", "leave", "quit"),
     KeySpec("over_help", "question_mark", "help", "help", key_display="?"),
 )

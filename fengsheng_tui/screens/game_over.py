@@ -71,7 +71,17 @@ class GameOverScreen(TextScreen):
             parts.append(Text(f"  {name}", style="italic", overflow="fold"))
         else:
             parts.append(Text(words("replay_unsaved"), style="italic"))
+        if app.session is not None:
+            parts.append(Text(""))
+            parts.append(Text(words("next_game_host" if state.host else "next_game_guest"), style="bold"))
         return parts
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action != "next_game" or self.fs_app.state.host
+
+    def action_next_game(self) -> None:
+        """The host starts the next game at once with everyone still here (empty seats get bots)."""
+        self.fs_app.send(lambda s: s.op("start"))
 
     def action_back(self) -> None:
         self.app.pop_screen()

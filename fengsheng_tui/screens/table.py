@@ -38,6 +38,8 @@ KEY_GUARD = 1.5
 CARD_KINDS = ("play", "send", "response", "probe_discard")
 #: Lines the message panel may grow beyond the seat rows (a 识破 chain), when the screen has them.
 TRANSIT_EXTRA = 4
+#: Seconds between checks of the countdowns (a redraw happens only when a shown second changes).
+TICK = 0.25
 
 
 class TableScreen(FsScreen):
@@ -51,6 +53,8 @@ class TableScreen(FsScreen):
         self.heights: dict[str | None, int] = {}
         self.auto_pass_rng = random.Random()
         self.footer_for: tuple[bool, ...] | None = None
+        #: The countdowns the screen shows now: `tick` redraws only when one of them changes.
+        self.shown_countdowns: dict[int, int | None] = {}
         #: The response prompt an automatic pass is scheduled for.
         self.auto_pass_for: int | None = None
         #: (when, seconds): the last automatic pass scheduled, for tests and nothing else.
@@ -77,7 +81,7 @@ class TableScreen(FsScreen):
 
     def on_mount(self) -> None:
         self.shown = True
-        self.set_interval(1.0, self.tick)
+        self.set_interval(TICK, self.tick)
         self.refresh_view()
 
     def on_resize(self) -> None:
@@ -88,8 +92,10 @@ class TableScreen(FsScreen):
         self.query_one("#chat", Input).placeholder = self.fs_app.words("chat_placeholder")
 
     def tick(self) -> None:
-        """Countdowns move once a second, never faster (bandwidth over SSH)."""
-        if self.fs_app.state.countdowns():
+        """Redraw when a shown countdown's whole second changes: checked four times a second, so
+        the seconds turn on time, yet the screen is sent at most once a second (SSH bandwidth)."""
+        countdowns = self.fs_app.state.countdowns()
+        if countdowns and countdowns != self.shown_countdowns:
             self.refresh_view(log=False)
 
     def refresh_view(self, log: bool = True) -> None:
@@ -99,6 +105,7 @@ class TableScreen(FsScreen):
             return
         app = self.fs_app
         state, words, mono = app.state, app.words, app.mono
+        self.shown_countdowns = state.countdowns()
         self.chooser.reset(state.prompt, state.hand)
         self.guard_new_prompt((state.prompt or {}).get("id"))
         width, height = self.app.size

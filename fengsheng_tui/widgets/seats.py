@@ -71,8 +71,9 @@ class SeatsPanel(Static):
             marker = Text("▶" if index == current and not view.get("over") else " ", style="bold")
             name = Text(words.seat_name(state.seats, index, state.seat),
                         style="bold" if index == state.seat else "")
-            if seat.get("online") is False and not seat.get("bot"):
-                status = Text(words("offline"), style="italic")
+            if seat.get("online") is False:
+                # Dropped: after a grace period a bot plays the seat until its owner returns.
+                status = Text(words("standin" if seat.get("bot") else "offline"), style="italic")
             elif not seat.get("alive", True) or seat.get("lost"):
                 status = Text(OUT if cross else words("dead" if not seat.get("alive", True) else "lost"),
                               style="strike")

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from fengsheng_tui.choice import Chooser
 from fengsheng_tui.client_state import ClientState
 from fengsheng_tui.i18n import EVENTS, Words
 from fengsheng_tui.keys import TABLE_KEYS, load_keymap
@@ -63,3 +64,27 @@ def test_countdowns_run_from_the_table_clock_the_view_was_sent_at() -> None:
     assert state.countdowns() == {2: 0, 3: 0}
     state.apply({"type": "update", "view": {**view, "clock": None}, "events": []})
     assert state.countdowns() == {2: None, 3: None}
+
+
+def test_our_seat_follows_the_newest_frame_when_the_seats_are_renumbered() -> None:
+    """Someone leaving the lobby renumbers the seats: `(you)` must follow `you` and the view's `seat`,
+    not the seat the welcome gave."""
+    state = ClientState()
+    state.apply({"type": "welcome", "seat": 3, "token": "t", "table": "t", "host": False})
+    state.apply({"type": "lobby", "table": {"you": 2, "seats": []}})
+    assert state.seat == 2
+    state.apply({"type": "update", "view": {"seat": 1, "seats": []}, "events": []})
+    assert state.seat == 1
+    state.apply({"type": "lobby", "table": {"you": None, "seats": []}})
+    assert state.seat is None
+
+
+def test_space_ends_a_skill_that_goes_on_step_by_step() -> None:
+    """黑玫瑰/老金/闪灵 ask again after each step with a `done` option; the prompt line says Space
+    declines, so Space sends `done`, and the letters move among the other steps only."""
+    chooser = Chooser()
+    prompt = {"id": 9, "seat": 0, "kind": "skill", "default": "done", "options": [
+        {"id": "done", "verb": "done"}, {"id": "skill:黑玫瑰:c12:s3", "verb": "skill", "name": "黑玫瑰", "card": 12}]}
+    chooser.reset(prompt, [])
+    assert [o["id"] for o in chooser.card_options()] == ["skill:黑玫瑰:c12:s3"]
+    assert chooser.pass_() == "done"

@@ -7,6 +7,8 @@ player would press; every action goes through `pilot.press`.
 
 from __future__ import annotations
 
+from textual.pilot import Pilot
+
 from fengsheng_tui.app import FengshengApp
 from fengsheng_tui.local_game import LocalTable
 from fengsheng_tui.screens.game_over import GameOverScreen
@@ -35,19 +37,25 @@ def keys_for(app: FengshengApp) -> list[str]:
     return ["space"]
 
 
+async def play_to_the_end(app: FengshengApp, pilot: Pilot[int]) -> int:
+    """Press keys until the game-over screen shows; returns how many were pressed."""
+    pressed = 0
+    for _ in range(3000):
+        await pilot.pause(0.01)
+        if isinstance(app.screen, GameOverScreen):
+            break
+        for key in keys_for(app):
+            await pilot.press(key)
+            pressed += 1
+    assert isinstance(app.screen, GameOverScreen), "the game did not end"
+    return pressed
+
+
 async def test_whole_game_with_keys_only(table: LocalTable) -> None:
     session = NetSession("127.0.0.1", table.port, "Me", token=table.host_token)
     app = FengshengApp(session, lang="en", keymap={}, replay_dir=table.replay_dir)
-    pressed = 0
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(3000):
-            await pilot.pause(0.01)
-            if isinstance(app.screen, GameOverScreen):
-                break
-            for key in keys_for(app):
-                await pilot.press(key)
-                pressed += 1
-        assert isinstance(app.screen, GameOverScreen), "the game did not end"
+        pressed = await play_to_the_end(app, pilot)
         text = screen_text(app)
         assert "Game over" in text and "Winners:" in text
         winners = app.state.view["winners"] if app.state.view else None
@@ -59,3 +67,23 @@ async def test_whole_game_with_keys_only(table: LocalTable) -> None:
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_the_host_starts_the_next_game_from_the_game_over_screen(table: LocalTable) -> None:
+    """`s` on the game-over screen (the host's key) starts a rematch with everyone here: the old
+    result goes, and when the second game ends its result is shown again."""
+    session = NetSession("127.0.0.1", table.port, "Me", token=table.host_token)
+    app = FengshengApp(session, lang="en", keymap={}, replay_dir=table.replay_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_to_the_end(app, pilot)
+        assert "Press s to start the next game" in screen_text(app)
+        first = table.table.game
+        await pilot.press("s")
+        for _ in range(500):
+            await pilot.pause(0.01)
+            if table.table.game is not first and not isinstance(app.screen, GameOverScreen):
+                break
+        assert table.table.game is not first and not isinstance(app.screen, GameOverScreen)
+        assert app.state.view is not None and not app.state.view["over"] and app.state.seat == 3
+        await play_to_the_end(app, pilot)
+        assert table.table.games_finished == 2

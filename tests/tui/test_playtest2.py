@@ -30,7 +30,7 @@ from net.server import GameServer
 from net.table import DEFAULT_TIMERS, Table
 
 from .screen_text import screen_text
-from .states import play_until, update, welcome
+from .states import ScriptedSession, play_until, update, welcome
 from .test_lobby_host import VENV_BIN, wait_for
 from .test_playtest import app_for
 
@@ -259,3 +259,39 @@ async def test_play_passes_its_timers_to_the_table(tmp_path: Path) -> None:
     finally:
         await local.close()
     assert "--timer KIND=S" in parser.format_help() and "response=30" in parser.format_help()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_dropped_seat_says_offline_and_then_that_a_bot_plays_it(lang: str) -> None:
+    game = play_until(3, lambda g: g.state.turn > 1)
+    words = Words(lang)
+    msg = update(game, 0)
+    seats = msg["view"]["seats"]
+    seats[1].update(online=False, bot=False)  # just dropped
+    seats[2].update(online=False, bot=True)  # dropped a while ago: a stand-in bot plays it
+    seats[3].update(online=True, bot=True)  # a bot the host added
+    app = app_for([welcome(0), msg], lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        rows = seat_rows(app)
+        assert words("offline") in rows[1] and words("standin") not in rows[1]
+        assert words("standin") in rows[2]
+        assert words("offline") not in rows[3] and words("standin") not in rows[3]
+
+
+async def test_countdowns_turn_each_second_on_time() -> None:
+    """The table clock's deadline, counted down from the frame's arrival: the shown second turns
+    within a quarter second of the real one (a once-a-second timer could hold a number for 2 s)."""
+    now = [100.0]
+    game = play_until(3, lambda g: g.state.turn > 1)
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0, deadline=10.0)]), lang="en",
+                       clock=lambda: now[0], keymap={})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "⏳10s" in screen_text(app)
+        now[0] += 1.1
+        await pilot.pause(0.4)
+        assert "⏳9s" in screen_text(app) and "⏳10s" not in screen_text(app)
+        now[0] += 6.0
+        await pilot.pause(0.4)
+        assert "⏳3s" in screen_text(app)
