@@ -61,13 +61,15 @@ class Client:
         password: str | None = None,
         spectate: bool = False,
         timeout: float = CONNECT_TIMEOUT,
+        bot: bool = False,
     ) -> dict[str, Any]:
-        """Join (or rejoin, with `token`) a table; returns the welcome or raises ClientError."""
+        """Join (or rejoin, with `token`) a table; returns the welcome or raises ClientError.
+        `bot`: a program will play this seat (`fengsheng bot`)."""
         try:
             self.conn = await open_connection(host, port, timeout=timeout)
         except (OSError, TimeoutError) as exc:
             raise ClientError("connect", f"cannot reach {host}:{port}: {exc}") from None
-        self.conn.send(P.hello(name, token=token, table=table, password=password, spectate=spectate))
+        self.conn.send(P.hello(name, token=token, table=table, password=password, spectate=spectate, bot=bot))
         try:
             first = P.validate_server_message(await self.conn.read_message(timeout=timeout))
         except (ConnectionClosed, TimeoutError) as exc:

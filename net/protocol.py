@@ -442,6 +442,7 @@ CLIENT_MESSAGES: Mapping[str, Schema] = {
         "table": Str(64, nullable=True),
         "password": Str(64, nullable=True),
         "spectate": Bool(),
+        "bot": Bool(),
     },
     "choose": {"prompt_id": Int(), "option": Str(64, min_len=1)},
     "chat": {"text": TEXT},
@@ -577,8 +578,10 @@ def hello(
     table: str | None = None,
     password: str | None = None,
     spectate: bool = False,
+    bot: bool = False,
 ) -> dict[str, Any]:
-    """First message of every connection; a ``token`` reclaims a seat after a reconnect."""
+    """First message of every connection; a ``token`` reclaims a seat after a reconnect; ``bot``
+    says a program plays the seat (never handed the host rights)."""
     return _build(
         CLIENT_MESSAGES,
         "hello",
@@ -588,6 +591,7 @@ def hello(
         table=table,
         password=password,
         spectate=spectate,
+        bot=bot,
     )
 
 

@@ -59,6 +59,8 @@ CHAT_RATE = 1.0
 CHAT_BURST = 5
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
+#: The `bot` of a lobby seat that a program plays over the network (`fengsheng bot`).
+REMOTE_BOT = "remote"
 
 _CHOICE_ERRORS = {
     "not_prompted": P.STALE_PROMPT,
@@ -162,6 +164,8 @@ class SeatSlot:
     index: int = field(default=0)
     #: Host rights given to this seat (an open table's first player): they come back with its token.
     host: bool = False
+    #: A program plays this seat over the network (`fengsheng bot`): shown as a bot, never the host.
+    remote_bot: bool = False
 
     @property
     def online(self) -> bool:
@@ -467,7 +471,7 @@ class Table:
     def _annotate_entry(self, entry: dict[str, Any]) -> None:
         slot = self.slots[entry["index"]]
         entry["online"] = slot.online
-        entry["bot"] = slot.bot is not None
+        entry["bot"] = slot.bot is not None or slot.remote_bot
 
     def _annotate_part(self, part: SeatPart) -> None:
         if part.entry is not None:
@@ -523,7 +527,7 @@ class Table:
                     {
                         "index": i,
                         "name": slot.name,
-                        "bot": slot.bot_level,
+                        "bot": REMOTE_BOT if slot.remote_bot else slot.bot_level,
                         "online": slot.online,
                         "ready": slot.ready,
                         "host": slot.host or (slot.session is not None and slot.session.is_host),
@@ -554,7 +558,8 @@ class Table:
         elif msg["spectate"] or (is_host and self.phase != LOBBY):
             log.info("%s: %s joined as a spectator%s", self.name, msg["name"], " (host)" if is_host else "")
         else:
-            slot = SeatSlot(name=msg["name"], token=self.host_token if is_host else secrets.token_urlsafe(18))
+            slot = SeatSlot(name=msg["name"], token=self.host_token if is_host else secrets.token_urlsafe(18),
+                            remote_bot=msg["bot"] and not is_host)
             slot.session = session
             self.slots.append(slot)
             self._reindex()
@@ -581,7 +586,7 @@ class Table:
         holds yet (outside a game), the seat taken now gets them."""
         if slot.host:
             session.is_host = True
-        elif self.open_host and self.phase != PLAYING and not session.is_host and not any(
+        elif self.open_host and self.phase != PLAYING and not session.is_host and not slot.remote_bot and not any(
             s.is_host for s in self.sessions if s is not session
         ):
             slot.host = True
@@ -656,7 +661,7 @@ class Table:
         if not self.open_host or any(s.is_host for s in self.sessions):
             return
         for slot in self.slots:
-            if slot.session is not None and slot.bot_level is None:
+            if slot.session is not None and slot.bot_level is None and not slot.remote_bot:
                 self._grant_host(slot, slot.session)  # the next lobby frame tells him
                 return
 

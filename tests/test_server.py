@@ -360,3 +360,30 @@ async def test_after_the_end_a_new_joiner_gathers_the_table_for_the_next_game() 
         await again.close()
     finally:
         await server.close()
+
+
+async def test_a_program_playing_a_seat_shows_as_a_bot_and_never_gets_the_host_rights() -> None:
+    """`fengsheng bot` says so in its hello: on an open table the first *player* gets the host
+    rights even when a bot sat down first, and they pass on to a player, never to a bot."""
+    table = Table("t", players=4, timers=LONG, bot_delay=0, open_host=True)
+    server = await started(table)
+    try:
+        robot = await join(server.port, "Robo", bot=True)
+        ann = await join(server.port, "Ann")
+        bob = await join(server.port, "Bob")
+        assert not robot.is_host and ann.is_host and not bob.is_host
+        lobby = await until(bob, lambda m: m["type"] == "lobby" and len(m["table"]["seats"]) == 3)
+        assert [(s["bot"], s["host"]) for s in lobby["table"]["seats"]] == [("remote", False), (None, True),
+                                                                            (None, False)]
+        await ann.close()
+        lobby = await until(bob, lambda m: m["type"] == "lobby" and len(m["table"]["seats"]) == 2)
+        assert [(s["name"], s["host"]) for s in lobby["table"]["seats"]] == [("Robo", False), ("Bob", True)]
+        assert lobby["table"]["host"] is True  # Bob, seated after the bot, holds them now
+        await robot.ready(True)
+        await bob.op("start")
+        msg = await until(bob, is_update)
+        assert msg["view"]["seats"][0]["bot"] is True and msg["view"]["seats"][1]["bot"] is False
+        for client in (robot, bob):
+            await client.close()
+    finally:
+        await server.close()

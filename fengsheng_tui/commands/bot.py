@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
         for n in range(args.count):
             client = Client()
             try:
-                await client.connect(host, port, f"Bot {args.level} {n + 1}", table=args.table, password=args.password)
+                await client.connect(host, port, f"Bot {args.level} {n + 1}", table=args.table, password=args.password,
+                                     bot=True)
             except ClientError as exc:
                 print(f"fengsheng bot: {exc}", file=sys.stderr)
                 break
