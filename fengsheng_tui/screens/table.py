@@ -38,6 +38,8 @@ KEY_GUARD = 1.5
 CARD_KINDS = ("play", "send", "response", "probe_discard")
 #: Lines the message panel may grow beyond the seat rows (a 识破 chain), when the screen has them.
 TRANSIT_EXTRA = 4
+#: Columns from which the message panel widens (whole stack entries; the seats keep their room).
+WIDE = 110
 #: Seconds between checks of the countdowns (a redraw happens only when a shown second changes).
 TICK = 0.25
 
@@ -120,6 +122,7 @@ class TableScreen(FsScreen):
         banner.update(words("lost_conn"), layout=False)
         # With characters the seat rows need the room: the message panel gives some up.
         self.set_class(any(seat.get("character") for seat in state.seats), "-characters")
+        self.set_class(width >= WIDE, "-wide")
         self.query_one(SeatsPanel).show(state, words, mono, layout=False)
         self.schedule_auto_pass()
         self.refresh_choice()

@@ -48,7 +48,7 @@ class SeatsPanel(Static):
             if i == 1:
                 table.add_column(no_wrap=True, max_width=name, overflow="ellipsis")
             elif with_characters and i == 2:
-                table.add_column(no_wrap=True, max_width=max(4, min(CHARACTER_MAX, free - name)),
+                table.add_column(no_wrap=True, max_width=max(4, min(CHARACTER_ROOM, free - name)),
                                  overflow="ellipsis")
             else:
                 table.add_column(no_wrap=True)
@@ -109,6 +109,8 @@ OUT = "✗"
 #: Cells a character's name may take, and takes at least before seat names are cut.
 CHARACTER_MAX = 14
 CHARACTER_MIN = 5
+#: The most the character column takes when the panel has room to spare (English names are long).
+CHARACTER_ROOM = 24
 
 
 def widths(rows: list[list[Text]]) -> list[int]:
