@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import itertools
 import random
 from typing import Any
 
+import msgpack
 import pytest
 
 from bots import make_bot
@@ -42,6 +44,28 @@ def test_the_public_view_is_what_every_seat_shares_and_a_spectator_sees() -> Non
             }
         prompt = rng.choice(game.pending())
         game.choose(prompt.seat, prompt.id, rng.choice(prompt.options).id)
+
+
+@pytest.mark.parametrize(("players", "identities", "characters", "seed", "views", "pin"), [
+    (9, "default", True, 4, 12630, "a343605d0aadc931"),
+    (6, "3v3", False, 5, 1127, "1e7ba65dfe3c5dec"),
+])
+def test_every_view_of_a_whole_game_is_pinned(players: int, identities: str, characters: bool, seed: int,
+                                             views: int, pin: str) -> None:
+    """The bytes of every seat's and the spectator's view after every decision: pinned from the
+    projection before it was split into the public view and each seat's part, so a faster
+    projection must stay the same projection."""
+    game = Game.new(GameConfig(players=players, identities=identities, characters=characters), seed)
+    rng = random.Random(seed)
+    digest = hashlib.sha256()
+    count = 0
+    while not game.over:
+        for seat in [*range(players), None]:
+            digest.update(msgpack.packb(view(game, seat)))
+            count += 1
+        prompt = rng.choice(game.pending())
+        game.choose(prompt.seat, prompt.id, rng.choice(prompt.options).id)
+    assert (count, digest.hexdigest()[:16]) == (views, pin)
 
 
 def test_a_patch_turns_the_last_view_into_the_next_and_leaves_the_old_one_alone() -> None:
