@@ -669,13 +669,14 @@ EVENTS: dict[str, dict[str, str]] = {
 ERRORS = {
     "zh": {
         "not_host": "只有房主可以这样做", "full": "座位已满", "auth": "密码或座位凭证不对",
-        "version": "版本不同，无法加入", "stale_prompt": "这个操作已经过时了", "illegal_option": "现在不能这样选",
+        "version": "版本不同，无法加入", "stale_prompt": "这个操作已经过时了", "timed_out": "时间到：已替你选了默认选项", "illegal_option": "现在不能这样选",
         "not_your_seat": "这不是你的操作", "rate_limited": "操作太快了，请稍候", "bad_state": "现在不能这样做",
         "bad_message": "服务器不接受这个请求", "connect": "无法连接服务器",
     },
     "en": {
         "not_host": "Only the host may do that", "full": "The table is full", "auth": "Wrong password or seat token",
         "version": "Another version of the game: cannot join", "stale_prompt": "That choice is out of date",
+        "timed_out": "Time ran out: the default was chosen for you",
         "illegal_option": "That choice is not allowed now", "not_your_seat": "That is not your choice",
         "rate_limited": "Too fast: wait a moment", "bad_state": "Not possible now",
         "bad_message": "The server refused the request", "connect": "Cannot reach the server",
@@ -718,7 +719,7 @@ class Words:
         text = ERRORS[self.lang].get(str(code))
         if text is None or (self.lang == "en" and message and code in ("bad_state", "bad_message")):
             text = str(message or code)
-        return self("error", message=text)
+        return text if code == "timed_out" else self("error", message=text)  # a notice, not a fault
 
     def refusal(self, code: object, message: object) -> str:
         """Why the server would not seat us; English adds the server's own (English) detail.

@@ -61,6 +61,7 @@ RATE_LIMITED = "rate_limited"  # too many frames; the frame was dropped unread
 FULL = "full"  # no free seat
 NOT_HOST = "not_host"  # an ``op`` from a connection without the host token
 BAD_STATE = "bad_state"  # the message is valid but not now (e.g. ``start`` mid-game)
+TIMED_OUT = "timed_out"  # not a fault: the prompt ``ref`` ran out of time and its default was taken
 
 ERROR_CODES = frozenset(
     {
@@ -77,6 +78,7 @@ ERROR_CODES = frozenset(
         FULL,
         NOT_HOST,
         BAD_STATE,
+        TIMED_OUT,
     }
 )
 

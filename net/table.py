@@ -1052,6 +1052,9 @@ class Table:
                 self.max_lateness = max(self.max_lateness, now - self.deadlines[prompt.id])
                 log.info("%s: seat %d timed out on %s", self.name, prompt.seat, prompt.kind)
                 self._apply(prompt.seat, prompt.id, prompt.default, "timed out: default")
+                session = self.slots[prompt.seat].session
+                if session is not None:  # the log shows what was done, this says it was not them
+                    session.send(P.error(P.TIMED_OUT, "time ran out: the default was taken", prompt.id))
             else:
                 prompt = min(bot_moves, key=lambda p: game.priority_key(p.seat))
                 self._bot_move(self.slots[prompt.seat], prompt)

@@ -168,6 +168,10 @@ async def test_expired_prompts_take_the_engine_default_and_every_countdown_is_pu
         open_prompts = {p.id: p for p in table.game.pending()}
         await asyncio.sleep(1.5)
         assert table.timeouts >= 3
+        for prompt in open_prompts.values():  # each seat whose prompt ran out is told, itself alone
+            client = next(c for c in idle if c.seat == prompt.seat)
+            notice = await until(client, lambda m, ref=prompt.id: m["type"] == "error" and m["ref"] == ref)
+            assert notice["code"] == P.TIMED_OUT
         applied = {(seat, pid): opt for seat, pid, opt in table.game.choices}
         for pid, prompt in open_prompts.items():
             assert applied[(prompt.seat, pid)] == prompt.default

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fengsheng_tui.choice import Chooser
 from fengsheng_tui.client_state import ClientState
-from fengsheng_tui.i18n import EVENTS, Words
+from fengsheng_tui.i18n import ERRORS, EVENTS, Words
 from fengsheng_tui.keys import TABLE_KEYS, load_keymap
 
 from .states import play_until
@@ -88,3 +88,10 @@ def test_space_ends_a_skill_that_goes_on_step_by_step() -> None:
     chooser.reset(prompt, [])
     assert [o["id"] for o in chooser.card_options()] == ["skill:黑玫瑰:c12:s3"]
     assert chooser.pass_() == "done"
+
+
+def test_a_prompt_that_ran_out_is_a_notice_in_both_languages_not_an_error() -> None:
+    for lang in ("en", "zh"):
+        words = Words(lang)
+        text = words.error("timed_out", "time ran out: the default was taken")
+        assert text == ERRORS[lang]["timed_out"] and words("error", message="")[:2] not in text
