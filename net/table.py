@@ -939,7 +939,8 @@ class Table:
             "host_token": self.host_token,
             "password": self.password,
             "timers": dict(self.timers),
-            "seats": [{"name": s.name, "token": s.token, "bot": s.bot_level} for s in self.slots],
+            "seats": [{"name": s.name, "token": s.token, "bot": s.bot_level, "remote_bot": s.remote_bot}
+                      for s in self.slots],
         }
 
     def _new_bot(self, level: str, seat: int) -> Bot:
@@ -1127,7 +1128,8 @@ class Table:
             host_token=start["host_token"],
             **options,
         )
-        table.slots = [SeatSlot(name=s["name"], token=s["token"], bot_level=s["bot"]) for s in start["seats"]]
+        table.slots = [SeatSlot(name=s["name"], token=s["token"], bot_level=s["bot"],
+                                remote_bot=bool(s.get("remote_bot"))) for s in start["seats"]]
         table._reindex()
         game = Game.new(config, int(start["seed"]))
         for seat, prompt_id, option in contents.choices:

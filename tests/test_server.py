@@ -391,3 +391,24 @@ async def test_a_program_playing_a_seat_shows_as_a_bot_and_never_gets_the_host_r
             await client.close()
     finally:
         await server.close()
+
+
+async def test_a_resumed_table_still_knows_which_seats_programs_play(tmp_path: Path) -> None:
+    table = Table("t", players=4, timers=LONG, bot_delay=0, open_host=True, data_dir=tmp_path)
+    server = await started(table)
+    try:
+        robot = await join(server.port, "Robo", bot=True)
+        ann = await join(server.port, "Ann")
+        await ann.op("add_bot", level="random")
+        await ann.op("add_bot", level="random")
+        await robot.ready(True)
+        await ann.op("start")
+        await until(ann, is_update)
+        assert table.journal is not None
+        path = table.journal.path
+        for client in (robot, ann):
+            await client.close()
+    finally:
+        await server.close()
+    resumed = Table.resume(path)
+    assert [slot.remote_bot for slot in resumed.slots] == [True, False, False, False]
