@@ -6,8 +6,9 @@ no interleavings to reason about. Timers are not tasks either: the loop sleeps u
 deadline, bot move or stand-in is due.
 
 Everything a seat is sent about the game goes through `frames_for`, which is built from
-`engine.view.view` and `engine.view.events_for` only, plus public table facts (who is online,
-every prompted seat's countdown).
+`engine.view` (the public view and the seat's part, whose merge is `view(game, seat)`) and
+`engine.view.events_for` only, plus public table facts (who is online, the table clock and every
+prompted seat's deadline on it).
 """
 
 from __future__ import annotations
