@@ -46,6 +46,10 @@ class ClientState:
     replay_path: str | None = None
     #: (target, face) of the last 试探 we saw played face-up to us, until its answer is logged.
     _probe: tuple[Any, dict[str, Any]] | None = None
+    #: `seq` of the last event logged, and whether that game has ended (the next `seq` 0 is a new
+    #: game, not a reconnect's snapshot repeating what is logged already).
+    _last_seq: int = -1
+    _game_ended: bool = False
 
     def apply(self, msg: dict[str, Any]) -> str:
         """Take one server message; returns its type so the app can route it."""
@@ -59,6 +63,9 @@ class ClientState:
         elif kind == "lobby":
             table = msg.get("table")
             self.lobby = table if isinstance(table, dict) else {}
+            self._game_ended = True
+            # Host rights move (the host left the lobby): what the newest lobby says holds.
+            self.host = bool(self.lobby.get("host", self.host))
             you = self.lobby.get("you", self.seat)
             # Seats are renumbered when someone leaves: our seat is what the newest frame says.
             self.seat = you if isinstance(you, int) and not isinstance(you, bool) else None
@@ -75,14 +82,33 @@ class ClientState:
             seats = list(self.view.get("seats", [])) if self.view else []
             for ev in msg.get("events") or []:
                 if isinstance(ev, dict):
-                    self.add_event(ev, seats)
+                    self.log_event(ev, seats)
+            if self.view is not None and self.view.get("over"):
+                self._game_ended = True
         elif kind == "chat":
             self.log.append(LogEntry(chat=(str(msg.get("name", "?")), str(msg.get("text", "")))))
+        elif kind == "error" and msg.get("code") == "timed_out":
+            # What happened, not what to fix: a log line, not a note on the next prompt.
+            self.log.append(LogEntry(event={"kind": "timed_out"}))
         elif kind == "error":
             self.error = str(msg.get("message", msg.get("code", "")))
             self.error_code = str(msg.get("code", ""))
         del self.log[:-LOG_LIMIT]
         return kind
+
+    def log_event(self, ev: dict[str, Any], seats: list[dict[str, Any]]) -> None:
+        """Log an event once: a reconnect's snapshot repeats the game's whole log, and a new
+        game's first event gets a line between the two games."""
+        seq = ev.get("seq")
+        if isinstance(seq, int):
+            if seq == 0 and self._game_ended and self._last_seq >= 0:
+                self.log.append(LogEntry(event={"kind": "new_game"}))
+                self._last_seq = -1
+            if seq <= self._last_seq:
+                return
+            self._last_seq = seq
+            self._game_ended = False
+        self.add_event(ev, seats)
 
     def add_event(self, ev: dict[str, Any], seats: list[dict[str, Any]]) -> None:
         """Log an event, joining what belongs together into one line.

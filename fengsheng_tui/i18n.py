@@ -138,6 +138,7 @@ UI: dict[str, dict[str, str]] = {
         "win_faction": "{who}集齐三张{colour}情报，{identity}获胜",
         "win_last_standing": "只剩{who}，获胜",
         "win_nobody_left": "无人存活",
+        "win_secret_task": "{who}完成秘密任务，获胜",
         "back": "返回",
         "confirm": "确认",
         "help": "帮助",
@@ -337,6 +338,7 @@ UI: dict[str, dict[str, str]] = {
         "win_faction": "{who} collected three {colour} messages: {identity} win",
         "win_last_standing": "{who} is the last one standing",
         "win_nobody_left": "Nobody is left",
+        "win_secret_task": "{who} wins with the secret task",
         "back": "back",
         "confirm": "confirm",
         "help": "help",
@@ -481,6 +483,8 @@ EVENTS: dict[str, dict[str, str]] = {
         "identity": "你的身份：{identity}",
         "first_player": "{seat}先手",
         "turn_start": "—— 第{turn}回合：{seat} ——",
+        "new_game": "════ 新的一局 ════",
+        "timed_out": "时间到：已替你选了默认选项",
         "drew": "{seat}摸了{count}张牌{cards}",
         "drew_one": "{seat}摸了1张牌{cards}",
         "cards_taken_one": "{seat}从{source}手中拿走1张牌{cards}",
@@ -574,6 +578,8 @@ EVENTS: dict[str, dict[str, str]] = {
         "identity": "Your identity: {identity}",
         "first_player": "{seat} goes first",
         "turn_start": "-- Turn {turn}: {seat} --",
+        "new_game": "==== A new game ====",
+        "timed_out": "Time ran out: the default was chosen for you",
         "drew": "{seat} drew {count} cards{cards}",
         "drew_one": "{seat} drew 1 card{cards}",
         "cards_taken_one": "{seat} takes 1 card from {source}'s hand{cards}",
@@ -669,14 +675,13 @@ EVENTS: dict[str, dict[str, str]] = {
 ERRORS = {
     "zh": {
         "not_host": "只有房主可以这样做", "full": "座位已满", "auth": "密码或座位凭证不对",
-        "version": "版本不同，无法加入", "stale_prompt": "这个操作已经过时了", "timed_out": "时间到：已替你选了默认选项", "illegal_option": "现在不能这样选",
+        "version": "版本不同，无法加入", "stale_prompt": "这个操作已经过时了", "illegal_option": "现在不能这样选",
         "not_your_seat": "这不是你的操作", "rate_limited": "操作太快了，请稍候", "bad_state": "现在不能这样做",
         "bad_message": "服务器不接受这个请求", "connect": "无法连接服务器",
     },
     "en": {
         "not_host": "Only the host may do that", "full": "The table is full", "auth": "Wrong password or seat token",
         "version": "Another version of the game: cannot join", "stale_prompt": "That choice is out of date",
-        "timed_out": "Time ran out: the default was chosen for you",
         "illegal_option": "That choice is not allowed now", "not_your_seat": "That is not your choice",
         "rate_limited": "Too fast: wait a moment", "bad_state": "Not possible now",
         "bad_message": "The server refused the request", "connect": "Cannot reach the server",
@@ -719,7 +724,7 @@ class Words:
         text = ERRORS[self.lang].get(str(code))
         if text is None or (self.lang == "en" and message and code in ("bad_state", "bad_message")):
             text = str(message or code)
-        return text if code == "timed_out" else self("error", message=text)  # a notice, not a fault
+        return self("error", message=text)
 
     def refusal(self, code: object, message: object) -> str:
         """Why the server would not seat us; English adds the server's own (English) detail.

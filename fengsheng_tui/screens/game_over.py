@@ -48,6 +48,8 @@ class GameOverScreen(TextScreen):
             parts.append(Text(words("win_last_standing", who=who)))
         elif reason == "nobody_left":
             parts.append(Text(words("win_nobody_left")))
+        elif reason == "secret_task":
+            parts.append(Text(words("win_secret_task", who=who)))
         names = ", ".join(words.seat_name(seats, s, me) for s in winners)
         parts.append(Text(f"{words('winners')}: {names or words('no_winner')}", style="bold"))
         table = Table(title=words("reveal"), title_justify="left", show_header=False, box=None, padding=(0, 1))

@@ -80,8 +80,8 @@ class SeatsPanel(Static):
             else:
                 status = Text("" if drop_alive else words("alive"))
             identity = seat.get("identity")
-            # Our own identity is in the status bar while we play; once out, our row says it like the others.
-            out = not seat.get("alive", True) or seat.get("lost")
+            # Our own identity is in the status bar while we play; once out (or over), our row says it too.
+            out = not seat.get("alive", True) or seat.get("lost") or view.get("over")
             if identity and (index != state.seat or out):
                 status.append((" " if status and not cross else "") + words.identity(identity, short=short_identity),
                               style="italic")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fengsheng_tui.choice import Chooser
 from fengsheng_tui.client_state import ClientState
-from fengsheng_tui.i18n import ERRORS, EVENTS, Words
+from fengsheng_tui.i18n import EVENTS, Words
 from fengsheng_tui.keys import TABLE_KEYS, load_keymap
 
 from .states import play_until
@@ -71,8 +71,8 @@ def test_our_seat_follows_the_newest_frame_when_the_seats_are_renumbered() -> No
     not the seat the welcome gave."""
     state = ClientState()
     state.apply({"type": "welcome", "seat": 3, "token": "t", "table": "t", "host": False})
-    state.apply({"type": "lobby", "table": {"you": 2, "seats": []}})
-    assert state.seat == 2
+    state.apply({"type": "lobby", "table": {"you": 2, "seats": [], "host": True}})
+    assert state.seat == 2 and state.host  # the host left the lobby: his rights passed to us
     state.apply({"type": "update", "view": {"seat": 1, "seats": []}, "events": []})
     assert state.seat == 1
     state.apply({"type": "lobby", "table": {"you": None, "seats": []}})
@@ -90,8 +90,23 @@ def test_space_ends_a_skill_that_goes_on_step_by_step() -> None:
     assert chooser.pass_() == "done"
 
 
-def test_a_prompt_that_ran_out_is_a_notice_in_both_languages_not_an_error() -> None:
+def test_a_prompt_that_ran_out_is_logged_not_left_on_the_next_prompt() -> None:
+    """`timed_out` says what happened to the last prompt: a log line in the player's language, never
+    a note under the next prompt (which would look as if it had run out too)."""
     for lang in ("en", "zh"):
-        words = Words(lang)
-        text = words.error("timed_out", "time ran out: the default was taken")
-        assert text == ERRORS[lang]["timed_out"] and words("error", message="")[:2] not in text
+        state = ClientState()
+        state.apply({"type": "error", "code": "timed_out", "message": "time ran out", "ref": 7})
+        assert state.error is None
+        assert [text for text, _ in state.log_lines(Words(lang))] == [EVENTS[lang]["timed_out"]]
+
+
+def test_a_new_game_gets_a_line_and_a_reconnect_repeats_nothing() -> None:
+    state = ClientState()
+    first = [{"seq": 0, "kind": "turn_start", "turn": 1, "seat": 0}, {"seq": 1, "kind": "turn_end", "seat": 0}]
+    state.apply({"type": "update", "view": {"seat": 0, "seats": [{"name": "A"}], "over": False}, "events": first})
+    state.apply({"type": "update", "view": {"seat": 0, "seats": [{"name": "A"}], "over": False}, "events": first})
+    assert len(state.log) == 2  # the reconnect's snapshot: already logged
+    state.apply({"type": "update", "view": {"seat": 0, "seats": [{"name": "A"}], "over": True}, "events": []})
+    state.apply({"type": "update", "view": {"seat": 0, "seats": [{"name": "A"}], "over": False}, "events": first})
+    assert [entry.event["kind"] for entry in state.log if entry.event] == [
+        "turn_start", "turn_end", "new_game", "turn_start", "turn_end"]
