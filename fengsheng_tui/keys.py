@@ -41,6 +41,7 @@ TABLE_KEYS = (
     KeySpec("pass", "space", "pass", "pass_key", key_display="Space"),
     KeySpec("back", "escape,backspace", "back", "back", key_display="Esc"),
     KeySpec("chat", "c", "chat", "chat"),
+    KeySpec("result", "r", "result", "result_key"),
     KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
     KeySpec("settings", "o", "settings", "settings", show=False),
     KeySpec("log_older", "pageup", "log(1)", "log_older", show=False, key_display="PgUp"),

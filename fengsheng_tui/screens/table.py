@@ -173,6 +173,8 @@ class TableScreen(FsScreen):
             return passable
         if action == "skill":
             return skill
+        if action == "result":
+            return over
         return True
 
     def on_key(self, event: events.Key) -> None:
@@ -326,6 +328,12 @@ class TableScreen(FsScreen):
 
     def action_help(self) -> None:
         self.fs_app.show_help()
+
+    def action_result(self) -> None:
+        """The game-over screen again, after Esc left it for the board."""
+        from .game_over import GameOverScreen
+
+        self.app.push_screen(GameOverScreen())
 
     def action_settings(self) -> None:
         from .settings import SettingsScreen

@@ -61,3 +61,16 @@ async def test_after_the_game_q_leaves_at_once() -> None:
         await pilot.pause(0.3)
         assert not isinstance(app.screen, ConfirmQuit)
     assert app.return_code == 0
+
+
+async def test_after_esc_r_brings_the_game_result_back() -> None:
+    game = play_until(3, lambda g: False)
+    app = FengshengApp(ScriptedSession([welcome(1), update(game, 1)]), lang="en", clock=frozen, keymap={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, GameOverScreen) and "r result" in screen_text(app).splitlines()[-1]
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
