@@ -432,19 +432,16 @@ class Table:
             return [self.lobby_frame(session)]
         flush = self._flush_state or self._new_flush(game)
         seat = session.seat
-        part = seat_part(game, seat, flush.public)
-        self._annotate_part(part)
+        part = self._seat_part(game, seat, flush.public)
         events = events_for(game, seat, session.since)
         session.since = len(game.events)
         base = session.base
-        if base is not None and len(events) <= EVENTS_PER_FRAME:
-            changes = self._changes(flush, base, part)
-            if changes is not None:
-                if not events and all(change[0] == ["clock"] for change in changes):
-                    return []  # `base` stays what this connection holds
-                session.base = (flush.public, part)
-                return [P.patch(changes, events)]
+        changes = self._changes(flush, base, part) if base is not None and len(events) <= EVENTS_PER_FRAME else None
+        if changes is not None and not events and all(change[0] == ["clock"] for change in changes):
+            return []  # `base` stays what this connection holds
         session.base = (flush.public, part)
+        if changes is not None:
+            return [P.patch(changes, events)]
         v = merge(flush.public, part)
         chunks = [events[i : i + EVENTS_PER_FRAME] for i in range(0, len(events), EVENTS_PER_FRAME)] or [[]]
         return [P.update(v, chunk) for chunk in chunks]
@@ -452,10 +449,8 @@ class Table:
     def snapshot(self, seat: int | None) -> dict[str, Any]:
         """The whole view `seat` would be sent now, annotated (what a patched client view must equal)."""
         assert self.game is not None
-        flush = self._new_flush(self.game)
-        part = seat_part(self.game, seat, flush.public)
-        self._annotate_part(part)
-        return merge(flush.public, part)
+        public = self._new_flush(self.game).public
+        return merge(public, self._seat_part(self.game, seat, public))
 
     def _new_flush(self, game: Game) -> _Flush:
         """This moment's public view, annotated with the public table facts."""
@@ -474,12 +469,16 @@ class Table:
         entry["online"] = slot.online
         entry["bot"] = slot.bot is not None or slot.remote_bot
 
-    def _annotate_part(self, part: SeatPart) -> None:
+    def _seat_part(self, game: Game, seat: int | None, public: dict[str, Any]) -> SeatPart:
+        """`engine.view.seat_part`, annotated: the seat's own entry like the public ones, its
+        prompt with its deadline."""
+        part = seat_part(game, seat, public)
         if part.entry is not None:
             self._annotate_entry(part.entry)
         prompt: Any = part.fields["prompt"]
         if prompt is not None:
             prompt["deadline"] = self._deadline(prompt["id"])
+        return part
 
     def _changes(self, flush: _Flush, base: tuple[dict[str, Any], SeatPart], part: SeatPart) -> list[list[Any]] | None:
         """The changes from a connection's last view (`base`: the public view and part it was
