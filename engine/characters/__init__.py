@@ -119,6 +119,7 @@ NO_CAST = Cast()
 def cast_of(ids: tuple[str | None, ...]) -> Cast:
     answering: dict[str, set[int]] = {}
     tasked = []
+    hidden_events = flip_triggers() if any(ids) else {}
     for seat, cid in enumerate(ids):
         c = None if cid is None else _REGISTRY.characters.get(cid)
         if c is None:
@@ -126,6 +127,9 @@ def cast_of(ids: tuple[str | None, ...]) -> Cast:
         for skill in c.skills:
             if isinstance(skill, Triggered):
                 answering.setdefault(skill.event, set()).add(seat)
+        # Any character may be face-down when such an event comes: it is then offered them all.
+        for event in hidden_events:
+            answering.setdefault(event, set()).add(seat)
         if c.task is not None and not c.task_at:
             tasked.append(seat)
     return Cast(ids, {event: frozenset(seats) for event, seats in answering.items()}, tuple(tasked))
@@ -373,23 +377,80 @@ def fire(game: Game, event: str, ctx: dict[str, Any], forced: bool | None = None
     """Queue an offer for each triggered skill answering `event`, first in 顺位 from the current player.
 
     `forced` narrows to forced (True) or optional (False) skills, for events whose forced skills
-    must come before the death and victory check and whose optional ones after it."""
+    must come before the death and victory check and whose optional ones after it.
+
+    A face-down character shows nothing, so who is offered what must not tell which one it is
+    (PEERS.md §0.4): a face-down seat is offered every optional flip skill of the whole roster
+    that answers the event and whose condition holds for it (`flip_triggers`; their conditions
+    read public facts only), its own for real and the others as decoys, in one order. Everyone
+    else then sees the same `skill` prompt, with the same timer, whichever character it is."""
     answering = game.cast.answering.get(event)
     if not answering:
         return
-    offers = []
+    decoyable = flip_triggers().get(event, ()) if forced is not True else ()
+    seats = game.state.seats
+    offers: list[tuple[str, int, str]] = []
     for seat in game.order_from(game.state.current):
         if seat not in answering:
             continue
         c = character_of(game, seat)
         if c is None:
             continue
+        hidden = not seats[seat].face_up
         for skill in c.skills:
             if isinstance(skill, Triggered) and skill.event == event and usable(game, seat, skill) \
-                    and (forced is None or skill.forced == forced) and skill.when(game, seat, ctx):
-                offers.append((seat, skill.name))
-    for seat, name in reversed(offers):
-        game.push("skill.offer", seat, skill=name, ctx=ctx)
+                    and (forced is None or skill.forced == forced) \
+                    and not (hidden and skill in decoyable) and skill.when(game, seat, ctx):
+                offers.append(("skill.offer", seat, skill.name))
+        if hidden and seats[seat].in_game:
+            for skill in decoyable:
+                if skill.when(game, seat, ctx):
+                    offers.append(("skill.offer" if skill in c.skills else "skill.decoy", seat, skill.name))
+    for kind, seat, name in reversed(offers):
+        game.push(kind, seat, skill=name, ctx=ctx)
+
+
+@cache
+def flip_triggers() -> dict[str, tuple[Triggered, ...]]:
+    """event -> the optional triggered skills of the whole roster that flip a face-down character
+    (one per name: 老鬼 and 老枪 share 就计). Their `when` must read public facts only."""
+    _load_all()
+    found: dict[str, dict[str, Triggered]] = {}
+    for c in _REGISTRY.characters.values():
+        for skill in c.skills:
+            if isinstance(skill, Triggered) and skill.flip and not skill.forced:
+                found.setdefault(skill.event, {}).setdefault(skill.name, skill)
+    return {event: tuple(skills.values()) for event, skills in found.items()}
+
+
+#: The one option of a decoy offer: its owner has nothing to use, and only he sees that.
+DECOY = P.option("decline")
+
+
+def is_decoy(prompt: P.Prompt) -> bool:
+    """A decoy offer: a skill prompt with nothing but `DECOY` (a real offer adds what to use)."""
+    return prompt.kind == P.SKILL and prompt.options == (DECOY,)
+
+
+@step("skill.decoy")
+def _decoy(game: Game, st: Step) -> None:
+    """A face-down seat without this skill is asked as its owner would be (same checks, same
+    prompt kind), with nothing to choose but to go on."""
+    seat = st.seat
+    assert seat is not None
+    player = game.state.seats[seat]
+    if game.over or not player.in_game or player.face_up:
+        return
+    skill = next(s for skills in flip_triggers().values() for s in skills if s.name == st.data["skill"])
+    ctx = st.data["ctx"]
+    if not skill.when(game, seat, ctx) or (skill.targets is not None and not skill.targets(game, seat, ctx)):
+        return
+    game.ask(seat, P.SKILL, [DECOY], DECOY.id, then="skill.decoy", skill=skill.name, ctx=ctx)
+
+
+@continuation("skill.decoy")
+def _decoy_answered(game: Game, st: Step, opt: P.Option) -> None:
+    return
 
 
 @step("skill.offer")
