@@ -130,7 +130,7 @@ class Seats:
 
         The password comes first, so a stranger learns nothing else; then the token (unknown, or
         its seat in use by a live connection); then, for everyone who does not take back a seat,
-        the name and the free seats. After a game is over a fresh player joins the lobby that
+        the free seats and the name. After a game is over a fresh player joins the lobby that
         the table would gather for (the seats of those who left are free again).
         """
         token = msg["token"]
@@ -148,26 +148,26 @@ class Seats:
                     P.SEAT_TAKEN, f"seat {claim.index + 1} is in use by another live connection: {gather}spectate"
                 )
             return None
+        gathering = phase == OVER and token is None
+        if gathering:
+            phase = LOBBY
+            taken = sum(1 for slot in self.slots if slot.session is not None or slot.bot_level is not None)
+        else:
+            taken = len(self.slots)
+        if not msg["spectate"]:
+            if not is_host and phase != LOBBY:
+                return P.ProtocolError(P.FULL, "the game has started: reconnect with your token or spectate")
+            if phase == LOBBY and taken >= players:
+                return P.ProtocolError(P.FULL, f"all {players} seats are taken")
         bad = names.problem(msg["name"]) if not is_host else None  # the host's own name is the table's
         if bad is not None:
             return P.ProtocolError(P.BAD_NAME, bad)
         if not is_host:
             # After the end, the seats of those who left go when the table gathers: their names too.
-            holder = self.name_holder(msg["name"], present_only=phase == OVER and token is None)
+            holder = self.name_holder(msg["name"], present_only=gathering)
             if holder is not None:
                 return P.ProtocolError(P.NAME_TAKEN, f"the name {msg['name']!r} is taken at this table ({holder}): "
                                                      "choose another")
-        if phase == OVER and token is None:
-            phase = LOBBY
-            taken = sum(1 for slot in self.slots if slot.session is not None or slot.bot_level is not None)
-        else:
-            taken = len(self.slots)
-        if msg["spectate"]:
-            return None
-        if not is_host and phase != LOBBY:
-            return P.ProtocolError(P.FULL, "the game has started: reconnect with your token or spectate")
-        if (phase == LOBBY or not is_host) and taken >= players:
-            return P.ProtocolError(P.FULL, f"all {players} seats are taken")
         return None
 
     def live(self, slot: SeatSlot) -> bool:

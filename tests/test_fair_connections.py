@@ -348,7 +348,7 @@ def test_running_out_of_file_descriptors_logs_a_line_not_a_traceback_storm(tmp_p
         asyncio.run(main())
     """))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, str(script), "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, str(script), "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=env, cwd=ROOT, text=True)
     try:
         assert proc.stdout is not None
@@ -376,6 +376,7 @@ def test_running_out_of_file_descriptors_logs_a_line_not_a_traceback_storm(tmp_p
                     msg = msgpack.unpackb(probe.recv(length))
                     welcome = msg if msg["type"] == "welcome" else None
         assert welcome is not None, "the server serves again"
+        proc.terminate()
         _, err = proc.communicate(timeout=10)
     finally:
         proc.kill()
