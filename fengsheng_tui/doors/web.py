@@ -227,10 +227,10 @@ class WebDoor:
         if origin is not None and urlsplit(origin).netloc != request.host:
             return "forbidden: this door only serves its own page"
         peer = request.remote or "?"
-        if len(self.guests) >= self.max_guests:
-            return f"the table's browser door is full ({self.max_guests} guests): try again later"
         if sum(1 for address in self.guests.values() if address == peer) >= self.max_per_address:
             return f"at most {self.max_per_address} browser sessions from one address"
+        if len(self.guests) >= self.max_guests:
+            return f"the table's browser door is full ({self.max_guests} guests): try again later"
         return None
 
     async def _socket(self, request: Any) -> Any:
@@ -306,7 +306,7 @@ def _make_guest_class() -> type:
                 try:
                     envelope = message.json()
                 except ValueError:
-                    break
+                    continue
                 if not isinstance(envelope, list) or not envelope:
                     continue
                 kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
