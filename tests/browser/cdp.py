@@ -103,7 +103,7 @@ class Page:
         """The terminal's text, one line per row (empty until the terminal exists)."""
         return str(await self.evaluate(SCREEN_JS) or "")
 
-    async def wait_for(self, test: str | Callable[[str], bool], timeout: float = 20.0) -> str:
+    async def wait_for(self, test: str | Callable[[str], bool], timeout: float = 40.0) -> str:
         """Poll the screen until it contains `test` (or `test(screen)` holds); return the screen."""
         check = (lambda text: test in text) if isinstance(test, str) else test
         deadline = time.monotonic() + timeout

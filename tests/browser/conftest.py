@@ -50,7 +50,7 @@ class Host:
     def log(self) -> str:
         return self.log_path.read_text("utf-8", "replace")
 
-    def wait_log(self, pattern: str, timeout: float = 20.0) -> re.Match[str]:
+    def wait_log(self, pattern: str, timeout: float = 40.0) -> re.Match[str]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             found = re.search(pattern, self.log())

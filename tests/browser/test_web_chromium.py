@@ -19,13 +19,13 @@ OUR_PROMPT = re.compile(r"空格 ?放弃|⏎ 确认")
 
 async def sit_down(page: Page, url: str, name: str) -> str:
     await page.open(url)
-    await page.wait_for("你的名字", 30)
+    await page.wait_for("你的名字", 60)
     await page.type_text(name)
     await page.key("Enter")
-    return await page.wait_for(f"{name} (你)", 20)
+    return await page.wait_for(f"{name} (你)", 40)
 
 
-async def make_a_choice(page: Page, host: Host, seat: int, timeout: float = 60.0) -> str:
+async def make_a_choice(page: Page, host: Host, seat: int, timeout: float = 90.0) -> str:
     """Answer our prompts from the keyboard (pass, else the first card) until the server took one."""
     chose = re.compile(rf"seat {seat} chose (\S+)")
     loop = asyncio.get_running_loop()
@@ -60,7 +60,7 @@ async def test_two_browser_guests_play_a_game(web_host: Host) -> None:
         await first.wait_for("Bot 2")
         await first.key("s")
         for page in (first, second):
-            screen = await page.wait_for("第1回合", 20)
+            screen = await page.wait_for("第1回合", 40)
             assert "手牌" in screen
         seat = int(web_host.wait_log(r"Lily took seat (\d)").group(1))
         choice = await make_a_choice(second, web_host, seat)
