@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from ..doors.guest import NAME_MAX, WORDS, GuestDoor
+from ..safe_text import clean
 
 
 class GuestScreen(Screen[None]):
@@ -46,7 +47,7 @@ class GuestScreen(Screen[None]):
             yield Static(id="guest-hint", classes="hint")
 
     def on_mount(self) -> None:
-        self.query_one("#guest-title", Static).update(Text(self.words("title", table=self.door.table)))
+        self.query_one("#guest-title", Static).update(Text(self.words("title", table=clean(self.door.table, 40))))
         self.query_one("#guest-name", Input).placeholder = self.words("name")
         if self.ask_password:
             self.query_one("#guest-password", Input).placeholder = self.words("password")
