@@ -50,6 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timer", action="append", default=[], metavar="KIND=S",
                         help="seconds for one kind of decision (play, send, response, receive, probe_discard)")
     parser.add_argument("--bot-delay", type=float, default=None, metavar="S", help="pause before a bot answers")
+    parser.add_argument("--web", type=int, default=None, metavar="PORT",
+                        help="also serve the game to browsers on PORT: each tab is a guest (see README)")
     parser.add_argument("--ssh", default=None, metavar="[ADDR:]PORT",
                         help="also let guests in over SSH on PORT (any user name, no key): see docs/ssh.md")
     parser.add_argument("--ssh-limits", default=None, help=argparse.SUPPRESS)
@@ -118,6 +120,16 @@ def run(args: argparse.Namespace) -> int:
         print("the first player to join holds the host rights (add bots, start); or join as host with:",
               flush=True)
         print(f"  fengsheng join {address}:{server.port} --host-token {table.host_token}", flush=True)
+        web_door = None
+        if args.web is not None:
+            from fengsheng_tui.doors.web import open_door
+
+            try:
+                web_door = await open_door(args.web, server.port, table=table, interface=args.interface)
+            except OSError as exc:
+                print(f"fengsheng host: cannot serve browsers on port {args.web}: {exc}", file=sys.stderr)
+                await server.close()
+                return 1
         ssh_door = None
         if args.ssh is not None:
             from fengsheng_tui.doors.ssh import open_door as open_ssh
@@ -127,6 +139,8 @@ def run(args: argparse.Namespace) -> int:
                                           args.interface or "0.0.0.0", address, args.ssh_limits)
             except (OSError, ValueError) as exc:
                 print(f"fengsheng host: no SSH door on {args.ssh}: {exc}", file=sys.stderr)
+                if web_door is not None:
+                    await web_door.close()
                 await server.close()
                 return 1
         advertiser = None if args.no_advertise else await _advertise(table, server.port, args.interface)
@@ -140,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
                 await advertiser.stop()
             if ssh_door is not None:
                 await ssh_door.close()
+            if web_door is not None:
+                await web_door.close()
             await server.close()
         print("server stopped", flush=True)
         return 0
