@@ -32,7 +32,16 @@ from engine.prompts import KINDS
 from engine.view import SEAT_KEYS, SeatPart, merge, public_view, seat_part
 from net import protocol as P
 from net.connection import FramedConnection
-from net.journal import REPLAY_SUFFIX, Journal, JournalError, read_journal, write_replay
+from net.journal import (
+    REPLAY_SUFFIX,
+    Journal,
+    JournalDamaged,
+    JournalError,
+    keep_aside,
+    read_journal,
+    write_replay,
+)
+from net.private_files import write_private
 from net.records import pack_record
 from net.seats import LOBBY, OVER, PLAYING, Seats, SeatSlot, Session
 
@@ -543,7 +552,7 @@ class Table:
         except OpError as exc:
             session.send(P.error(exc.code, exc.message))
             return
-        log.info("%s: host: %s %s", self.name, command, args or "")
+        log.info("%s: host: %s %s", self.name, command, _loggable(args) or "")
         self._dirty = True
 
     def _lobby_only(self, what: str) -> None:
@@ -917,8 +926,7 @@ class Table:
         self.journal.close()
         path = self.journal.path
         self.journal = None
-        with open(path.with_suffix(".record"), "wb") as handle:
-            handle.write(pack_record(game.record()))
+        write_private(path.with_suffix(".record"), pack_record(game.record()))
         public = {"players": s.config.players, "identities": s.config.identities, "deck": s.config.deck,
                   "characters": s.config.characters}
         for seat in [*range(len(self.slots)), None]:
@@ -932,13 +940,25 @@ class Table:
     # ------------------------------------------------------------------ resume after a crash
 
     @classmethod
-    def resume(cls, path: Path, **options: Any) -> Table:
+    def resume(cls, path: Path, accept_loss: bool = False, **options: Any) -> Table:
         """Rebuild a table from its journal: same config, seed and choices, hence the same state.
 
         Seats keep their tokens, so players reconnect as before; until they do they count as
-        offline (short deadlines, then a stand-in bot).
+        offline (short deadlines, then a stand-in bot). A torn last record (a crash mid-write) is
+        reported and dropped. Damage with whole records after it refuses the resume (JournalDamaged,
+        the file untouched) unless `accept_loss`: then the whole file is first copied aside.
         """
         contents = read_journal(path)
+        damage = contents.damage
+        if damage is not None and not damage.torn:
+            if not accept_loss:
+                raise JournalDamaged(
+                    f"{damage.describe(path)}. Nothing was changed; to resume from the "
+                    f"{len(contents.choices)} choices before it, accept the loss (--accept-loss)", damage)
+            log.warning("%s; the loss is accepted, the whole file is kept as %s", damage.describe(path),
+                        keep_aside(path))
+        elif damage is not None:
+            log.warning("%s", damage.describe(path))
         start = contents.start
         config = GameConfig.from_dict(start["config"])
         table = cls(
@@ -991,6 +1011,15 @@ def _first_identities(players: int, characters: bool = False) -> str:
             if counts[2] == 0:
                 return name
     return next(iter(options))
+
+
+#: Host-op arguments whose value the log never shows (the console may be read by other players).
+SECRET_ARGS = frozenset({"password", "token", "host_token"})
+
+
+def _loggable(args: dict[str, Any]) -> dict[str, Any]:
+    """A host op's arguments as the log shows them: a secret only as set or cleared."""
+    return {key: ("(set)" if value else "(cleared)") if key in SECRET_ARGS else value for key, value in args.items()}
 
 
 def _file_name(name: str) -> str:

@@ -62,6 +62,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", type=Path, default=None, help="journals and replays (default: XDG data home)")
     add_keep_games(parser)
     parser.add_argument("--resume", type=Path, default=None, metavar="FILE", help="restore a table from its journal")
+    parser.add_argument("--accept-loss", action="store_true",
+                        help="with --resume: resume a damaged journal from the choices before the damage "
+                             "(the whole file is first copied aside)")
     parser.add_argument("--start", action="store_true", help="start as soon as every seat is taken")
     parser.add_argument("--timer", action="append", default=[], metavar="KIND=S",
                         help="seconds for one kind of decision (play, send, response, receive, probe_discard)")
@@ -97,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             open_data_dir(data_dir, args.keep_games, spare=args.resume)
             if args.resume is not None:
-                table = Table.resume(args.resume, data_dir=data_dir, bot_delay=bot_delay, open_host=True)
+                table = Table.resume(args.resume, accept_loss=args.accept_loss, data_dir=data_dir,
+                                     bot_delay=bot_delay, open_host=True)
             else:
                 characters = args.characters
                 if characters is None:

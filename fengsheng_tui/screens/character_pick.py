@@ -16,8 +16,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from ..character_data import character_info
 from ..i18n import Words
+from ..i18n.characters import character_info
 from ..keys import PICK_KEYS
 from .base import FsScreen
 

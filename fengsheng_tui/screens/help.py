@@ -15,8 +15,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from ..character_data import base_characters
 from ..i18n import ABBREVIATIONS, CARD_HELP, RULES_SUMMARY, Words
+from ..i18n.characters import base_characters
 from ..keys import HELP_KEYS, REPLAY_KEYS, TABLE_KEYS, config_path, describe
 from .base import FsScreen
 
