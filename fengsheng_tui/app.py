@@ -21,6 +21,7 @@ from .client_state import ClientState
 from .i18n import Words
 from .keys import KeySpec, bindings, load_keymap
 from .preferences import Preferences, resolve, save_preferences
+from .safe_text import clean
 from .session import Session, SessionClosed
 
 RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
@@ -158,7 +159,7 @@ class FengshengApp(App[int]):
     def refused(self, code: object, message: str) -> None:
         """The server would not seat us: say why, back in the LAN lobby if the player came from it;
         a direct `join HOST:PORT` ends with the reason and exit code 1."""
-        reason = self.words.refusal(code, message)
+        reason = clean(self.words.refusal(code, message))
         if not self.start_in_lobby:
             self.exit(return_code=1, message=reason)
             return
