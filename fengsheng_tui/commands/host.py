@@ -69,6 +69,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timer", action="append", default=[], metavar="KIND=S",
                         help="seconds for one kind of decision (play, send, response, receive, probe_discard)")
     parser.add_argument("--bot-delay", type=options.seconds, default=None, metavar="S", help="pause before a bot answers")
+    parser.add_argument("--web", type=options.port, default=None, metavar="PORT",
+                        help="also serve the game to browsers on PORT: each tab is a guest (see README)")
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--verbose", action="store_true",
                         help="also log the seed and every choice (reveals hidden cards: not for a host who plays)")
@@ -135,6 +137,16 @@ def run(args: argparse.Namespace) -> int:
         print("the first player to join holds the host rights (add bots, start); or join as host with:",
               flush=True)
         print(f"  fengsheng join {address}:{server.port} --host-token {table.host_token}", flush=True)
+        web_door = None
+        if args.web is not None:
+            from fengsheng_tui.doors.web import open_door
+
+            try:
+                web_door = await open_door(args.web, server.port, table=table, interface=args.interface)
+            except OSError as exc:
+                print(f"fengsheng host: cannot serve browsers on port {args.web}: {exc}", file=sys.stderr)
+                await server.close()
+                return 1
         advertiser = None if args.no_advertise else await _advertise(table, server.port, args.interface)
         try:
             if advertiser is None:
@@ -144,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
         finally:
             if advertiser is not None:
                 await advertiser.stop()
+            if web_door is not None:
+                await web_door.close()
             await server.close()
         print("server stopped", flush=True)
         return 0
