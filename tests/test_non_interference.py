@@ -10,6 +10,7 @@ every player count.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import dataclasses
 import random
@@ -23,6 +24,9 @@ from hypothesis import strategies as st
 from engine import Game, GameConfig, events_for, playable_configs, view
 from engine.characters import cast_of, roster
 from engine.state import CHARACTER_PICK
+from net.client import Client
+from net.server import GameServer
+from net.table import Table
 
 CONFIGS = playable_configs(False)
 CHARACTER_CONFIGS = playable_configs(True)
@@ -367,3 +371,72 @@ def test_a_face_down_seat_targeted_by_a_probe_or_lock_is_asked_whoever_it_is(hid
         if checked >= 6:
             break
     assert checked >= 3
+
+
+async def _frames_seen(hidden: str) -> tuple[dict[str, list[dict[str, object]]], bool]:
+    """A real table over TCP on 127.0.0.1 (three players and a spectator, a still clock): seat 0
+    picks `hidden`, a face-down character, and is soon the target of a 试探 or 锁定. Every frame
+    seats 1, 2 and the spectator receive, in order, and whether seat 0 was asked a skill prompt."""
+    table = Table("t", players=3, characters=True, timers={k: 600.0 for k in ("play", "send", "response", "receive",
+                  "probe_discard", "skill", "character_pick")}, bot_delay=0, auto_start=True, seed=0,
+                  clock=lambda: 0.0)
+    server = GameServer("127.0.0.1", 0)
+    server.add_table(table)
+    await server.start()
+    clients = [Client() for _ in range(3)]
+    watcher = Client()
+    seen: dict[str, list[dict[str, object]]] = {"1": [], "2": [], "spectator": []}
+    readers = {"1": clients[1], "2": clients[2], "spectator": watcher}
+
+    async def drain(quiet: float) -> None:
+        """Whatever has arrived (a frame late for one drain is read by the next: the lists compare whole)."""
+        for key, client in readers.items():
+            try:
+                while (msg := await client.recv(timeout=quiet)) is not None:
+                    if msg["type"] in ("update", "patch"):
+                        seen[key].append(msg)
+            except TimeoutError:
+                pass
+
+    try:
+        for i, client in enumerate(clients):
+            await client.connect("127.0.0.1", server.port, f"p{i}")
+        await watcher.connect("127.0.0.1", server.port, "eye", spectate=True)
+        probed, after, asked = False, 0, False
+        while after < 12:
+            game = table.game
+            assert game is not None and not game.over
+            prompt = min(game.pending(), key=lambda p: game.priority_key(p.seat))
+            option = prompt.default
+            if prompt.kind == "character_pick" and prompt.seat == 0:
+                option = next(o.id for o in prompt.options if o.name == hidden)
+            elif not probed and prompt.kind == "play":
+                target = next((o.id for o in prompt.options if o.verb == "play" and o.target_seat == 0
+                               and o.card is not None and game.card(o.card).function in ("试探", "锁定")), None)
+                if target is not None:
+                    option, probed = target, True
+            after += probed
+            count = len(game.choices)
+            await clients[prompt.seat].choose(prompt.id, option)
+            async with asyncio.timeout(5):
+                while len(game.choices) == count:
+                    await asyncio.sleep(0.005)
+            asked = asked or any(p.seat == 0 and p.kind == "skill" for p in game.pending())
+            await drain(0.02)
+        await drain(0.5)
+        assert probed
+    finally:
+        for client in (*clients, watcher):
+            await client.close()
+        await server.close()
+    return seen, asked
+
+
+async def test_the_frames_others_receive_do_not_tell_which_face_down_character_is_targeted() -> None:
+    """On the wire: 老鬼 (offered 就计) or 老金 (not) in seat 0, the other seats and a spectator are
+    sent the very same frames while a 试探/锁定 on him resolves."""
+    (real, offered), (decoy, _) = await _frames_seen("laogui"), await _frames_seen("laojin")
+    assert offered, "老鬼 was offered 就计"
+    assert len(real["spectator"]) > 10
+    for key in real:
+        assert real[key] == decoy[key], f"seat {key} is sent different frames"
