@@ -71,6 +71,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=options.seconds, default=None, metavar="S", help="pause before a bot answers")
     parser.add_argument("--web", type=options.port, default=None, metavar="PORT",
                         help="also serve the game to browsers on PORT: each tab is a guest (see README)")
+    parser.add_argument("--ssh", default=None, metavar="[ADDR:]PORT",
+                        help="also let guests in over SSH on PORT (any user name, no key): see docs/ssh.md")
+    parser.add_argument("--ssh-limits", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--verbose", action="store_true",
                         help="also log the seed and every choice (reveals hidden cards: not for a host who plays)")
@@ -147,6 +150,19 @@ def run(args: argparse.Namespace) -> int:
                 print(f"fengsheng host: cannot serve browsers on port {args.web}: {exc}", file=sys.stderr)
                 await server.close()
                 return 1
+        ssh_door = None
+        if args.ssh is not None:
+            from fengsheng_tui.doors.ssh import open_door as open_ssh
+
+            try:
+                ssh_door = await open_ssh(args.ssh, table, server.host, server.port, data_dir,
+                                          args.interface or "0.0.0.0", address, args.ssh_limits)
+            except (OSError, ValueError) as exc:
+                print(f"fengsheng host: no SSH door on {args.ssh}: {exc}", file=sys.stderr)
+                if web_door is not None:
+                    await web_door.close()
+                await server.close()
+                return 1
         advertiser = None if args.no_advertise else await _advertise(table, server.port, args.interface)
         try:
             if advertiser is None:
@@ -156,6 +172,8 @@ def run(args: argparse.Namespace) -> int:
         finally:
             if advertiser is not None:
                 await advertiser.stop()
+            if ssh_door is not None:
+                await ssh_door.close()
             if web_door is not None:
                 await web_door.close()
             await server.close()
