@@ -14,27 +14,6 @@ from dataclasses import dataclass
 NAME_IDLE_SECONDS = 300.0
 NAME_MAX = 20
 
-WORDS = {
-    "zh": {
-        "title": "风声 · 加入牌桌 {table}",
-        "name": "你的名字",
-        "password": "牌桌密码",
-        "hint": "输入名字后按 Enter 入座；Tab 换到下一栏；Esc 离开。",
-        "empty": "请先输入名字。",
-        "too_long": "名字最多 {n} 个字。",
-        "idle": "太久没有输入名字，已断开。",
-    },
-    "en": {
-        "title": "风声 · join the table {table}",
-        "name": "your name",
-        "password": "table password",
-        "hint": "Type your name and press Enter to sit down; Tab moves to the next field; Esc leaves.",
-        "empty": "Type a name first.",
-        "too_long": "A name has at most {n} characters.",
-        "idle": "No name was entered for too long: disconnected.",
-    },
-}
-
 
 @dataclass(frozen=True)
 class GuestDoor:

@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from ..doors.guest import NAME_MAX, WORDS, GuestDoor
+from ..doors.guest import NAME_MAX, GuestDoor
 from ..safe_text import clean
 
 
@@ -33,8 +33,7 @@ class GuestScreen(Screen[None]):
         self.ask_password = ask_password or door.ask_password
 
     def words(self, key: str, **kw: object) -> str:
-        lang = getattr(getattr(self.app, "words", None), "lang", "zh")
-        return WORDS.get(lang, WORDS["zh"])[key].format(**kw)
+        return str(self.app.words(f"door_{key}", **kw))  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
         from textual.containers import Vertical
