@@ -25,6 +25,8 @@ class GuestDoor:
     default_name: str = ""
     ask_password: bool = False
     idle_seconds: float = NAME_IDLE_SECONDS
+    #: This guest's seat tokens (a browser door keeps one file per browser); None: in memory only.
+    seats_file: str | None = None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,6 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ask-password", action="store_true", help="the table has a password: ask for it")
     parser.add_argument("--idle", type=float, default=NAME_IDLE_SECONDS, help="seconds to enter a name")
     parser.add_argument("--lang", choices=("zh", "en"), default=None)
+    parser.add_argument("--seats", default=None, metavar="FILE", help="keep seat tokens in FILE")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from fengsheng_tui.app import FengshengApp
 
-    door = GuestDoor(args.host, args.port, args.table, args.name[:NAME_MAX], args.ask_password, args.idle)
+    door = GuestDoor(args.host, args.port, args.table, args.name[:NAME_MAX], args.ask_password, args.idle,
+                     args.seats)
     app = FengshengApp(lang=args.lang, player_name=door.default_name, guest=door)
     app.run()
     return int(app.return_code or 0)
