@@ -12,6 +12,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from fengsheng_tui.commands import options
+from fengsheng_tui.commands.host import add_keep_games
+
 if TYPE_CHECKING:
     from fengsheng_tui.local_game import LocalTable
 
@@ -22,22 +25,23 @@ NO_TTY = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=4, metavar="N", help="seats at the table (default: 4)")
+    parser.add_argument("--players", type=options.players, default=4, metavar="N", help="seats at the table (default: 4)")
     parser.add_argument("--characters", action=argparse.BooleanOptionalAction, default=None,
                         help="play with characters (default: only when the player count needs them, as 5 does)")
     parser.add_argument("--lang", choices=("zh", "en"), default=None,
                         help="language (default: the one saved in Settings, else zh)")
     parser.add_argument("--lan", action="store_true", help="advertise the table so friends on the LAN can join")
-    parser.add_argument("--web", type=int, default=None, metavar="PORT",
+    parser.add_argument("--web", type=options.port, default=None, metavar="PORT",
                         help="let friends join from a browser at this port (seats stay open; see README)")
     parser.add_argument("--name", default=None, help="your name at the table")
-    parser.add_argument("--bots", default=None, metavar="LEVEL", help="bot level (default: normal)")
+    parser.add_argument("--bots", type=options.bot_level, default=None, metavar="LEVEL", help="bot level (default: normal)")
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
-    parser.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+    parser.add_argument("--bot-delay", type=options.seconds, default=0.6, metavar="SECONDS",
                         help="seconds each bot waits before it answers (default: 0.6)")
     parser.add_argument("--timer", action="append", default=[], metavar="KIND=S",
                         help="more (or fewer) seconds for one kind of decision, e.g. --timer response=30; "
                              "kinds: play, send, response, receive, probe_discard (repeatable)")
+    add_keep_games(parser)
     parser.add_argument("--mono", action=argparse.BooleanOptionalAction, default=None,
                         help="no colours (红/蓝/黑 are always written); default: as saved in Settings")
 
@@ -84,14 +88,14 @@ async def start_table(args: argparse.Namespace, replay_dir: Path | None) -> Loca
 
 async def play(args: argparse.Namespace) -> int:
     from fengsheng_tui.app import FengshengApp
-    from fengsheng_tui.commands.host import default_data_dir
+    from fengsheng_tui.commands.host import default_data_dir, open_data_dir
     from fengsheng_tui.preferences import resolve_lang
     from fengsheng_tui.session import NetSession
 
     lang = resolve_lang(args.lang)
     name = args.name or ("玩家" if lang == "zh" else "Player")
     try:
-        local = await start_table(args, default_data_dir())
+        local = await start_table(args, open_data_dir(default_data_dir(), args.keep_games))
     except (ValueError, OSError) as exc:
         print(f"fengsheng play: {exc}", file=sys.stderr)
         return 2
