@@ -244,12 +244,19 @@ class Game:
         s.decisions += 1
         del prompts[seat]
         start = len(self.events)
-        if opt.verb == "pass" and prompt.kind == RESPONSE and s.asking is None:
-            self._pass(seat)
+        if prompt.kind == RESPONSE and s.asking is None:
+            w = s.window
+            assert w is not None
+            if opt.verb == "pass":
+                w.passed.add(seat)
+            else:
+                w.answers[seat] = opt
             if prompts:
-                # A pass that leaves the window open changes nothing a rule or a secret task reads,
-                # and the others' prompts stand: there is nothing to advance.
+                # An answer is applied only once every asked seat has answered (RULES.md §6.4: in
+                # 顺位, not in arrival order); until then it changes nothing a rule or a secret task
+                # reads, and the others' prompts stand: there is nothing to advance.
                 return []
+            self._settle_window()
         else:
             self._apply(prompt, opt)
         self._advance()
@@ -264,13 +271,7 @@ class Game:
             s.asking = None
             CONTINUATIONS[asking.data["then"]](self, asking, opt)
         elif opt.verb == "skill":
-            characters.use_skill(self, seat, opt, s.window.step if kind == RESPONSE and s.window else OWN_PLAY)
-        elif kind == RESPONSE:
-            if opt.verb == "pass":
-                self._pass(seat)
-            else:
-                assert s.window is not None
-                self._play_card(seat, opt, s.window.step, last_actor=seat)
+            characters.use_skill(self, seat, opt, OWN_PLAY)
         elif kind == P.PLAY_PHASE:
             if opt.verb == "end":
                 self.log("play_phase_ended", seat=seat)
@@ -287,13 +288,22 @@ class Game:
         elif kind == P.CHARACTER_PICK:
             characters.picked(self, seat, opt)
 
-    def _pass(self, seat: int) -> None:
-        """A seat passes in the open window, which closes once every eligible seat has passed."""
+    def _settle_window(self) -> None:
+        """Every asked seat has answered: the first in 顺位 that played is applied (a card onto the
+        stack, a skill used), and the window opens afresh for everyone; with no play it closes."""
         w = self.state.window
         assert w is not None
-        w.passed.add(seat)
-        if w.passed.issuperset(w.eligible):
+        answers = w.answers
+        if not answers:
             self._close_window()
+            return
+        seat = next(x for x in w.eligible if x in answers)
+        opt = answers[seat]
+        answers.clear()
+        if opt.verb == "skill":
+            characters.use_skill(self, seat, opt, w.step)
+        else:
+            self._play_card(seat, opt, w.step, last_actor=seat)
 
     # ----------------------------------------------------------------- the driver loop
 
