@@ -384,24 +384,35 @@ class Game:
 
     def _card_options(self, seat: int, moment: str) -> list[Option]:
         """Every card the seat may play now, with its targets. A function's targets depend on the
-        seat and the moment only, so they are asked once per function, not once per card."""
+        seat and the moment only, so they are asked once per function, not once per card.
+
+        In his own play phase the current player answers a card on the stack with any card whose
+        timing allows his own play phase as well (锁定, 试探…: CARDS.md timings, issue 11 item 7)."""
         options: list[Option] = []
         deck = self.deck
         targets_of: dict[str, list[Any] | None] = {}
+        own_play_too = moment == STEP_PLAY and seat == self.state.current
         play_as = characters.play_as_functions(self, seat) if self.state.config.characters else None
         for card_id in self.state.seats[seat].hand:
             function = deck[card_id].function
             if function not in targets_of:
-                targets_of[function] = RULES[function].targets(self, seat, moment)
+                targets_of[function] = self._targets(function, seat, moment, own_play_too)
             for target_seat, target_card in targets_of[function] or ():
                 options.append(P.option("play", card_id, target_seat, target_card))
             if play_as:
                 for as_function in characters.card_functions(self, seat, card_id, play_as):
                     if as_function not in targets_of:
-                        targets_of[as_function] = RULES[as_function].targets(self, seat, moment)
+                        targets_of[as_function] = self._targets(as_function, seat, moment, own_play_too)
                     for target_seat, target_card in targets_of[as_function] or ():
                         options.append(P.option("play", card_id, target_seat, target_card, name=as_function))
         return options
+
+    def _targets(self, function: str, seat: int, moment: str, own_play_too: bool) -> list[Any] | None:
+        rule = RULES[function]
+        found = rule.targets(self, seat, moment)
+        if found is None and own_play_too:
+            found = rule.targets(self, seat, OWN_PLAY)
+        return found
 
     def has_skill(self, seat: int, name: str) -> bool:
         """Whether a seat's character has this skill working now (face-up, or a flip skill)."""
