@@ -95,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     async def main() -> int:
-        from fengsheng_tui.local_game import needs_characters
         from engine import ConfigError
+        from fengsheng_tui.local_game import needs_characters
         from net.journal import JournalError
         from net.server import DEFAULT_PORT, GameServer
         from net.table import BOT_DELAY, Table
