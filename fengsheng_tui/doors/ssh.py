@@ -35,7 +35,7 @@ import time
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TextIO
 
 import asyncssh
 
@@ -172,6 +172,8 @@ class SshDoor:
         self.limits = limits or Limits()
         self.key: asyncssh.SSHKey | None = None
         self.port = 0
+        #: The address guests are told to connect to (set by `open_door`).
+        self.address = ""
         self.connections: set[_Connection] = set()
         self.sessions: set[_Session] = set()
         #: Failed table passwords per address: (failures in a row, monotonic time of the last).
@@ -207,6 +209,10 @@ class SshDoor:
         await asyncio.gather(*(s.gone() for s in sessions), return_exceptions=True)
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
+
+    def command(self, address: str | None = None) -> str:
+        """What a guest types to come in."""
+        return f"ssh -p {self.port} NAME@{address or self.address or 'HOST'}"
 
     def guest_dir(self, guest: str) -> Path:
         return self.data_dir / GUESTS_DIR / guest
@@ -747,7 +753,7 @@ def banner(door: SshDoor, address: str) -> list[str]:
     """What the host prints at start-up: where guests connect, and the key they should see."""
     return [
         f"ssh door on port {door.port}, host key {door.fingerprint} (ED25519)",
-        f"guests type: ssh -p {door.port} NAME@{address}",
+        f"guests type: {door.command(address)}",
     ]
 
 
@@ -773,11 +779,16 @@ def parse_limits(spec: str | None) -> Limits:
 
 
 async def open_door(spec: str, table: TableInfo, game_host: str, game_port: int, data_dir: Path,
-                    listen_host: str, shown_address: str, limits: str | None = None) -> SshDoor:
-    """Start the door `--ssh SPEC` asks for and print where guests connect (raises ValueError or OSError)."""
+                    listen_host: str, shown_address: str, limits: str | None = None,
+                    out: TextIO | None = None) -> SshDoor:
+    """Start the door `--ssh SPEC` asks for and print where guests connect (raises ValueError or OSError).
+
+    `data_dir` keeps the host key and the guests' folders; `shown_address` is the LAN address
+    printed when the door listens on every interface."""
     host, port = parse_listen(spec, listen_host)
     door = SshDoor(table, game_host, game_port, data_dir, parse_limits(limits))
     await door.start(host, port)
-    for line in banner(door, shown_address if host in ("0.0.0.0", "") else host):
-        print(line, flush=True)
+    door.address = shown_address if host in ("0.0.0.0", "") else host
+    for line in banner(door, door.address):
+        print(line, file=out or sys.stdout, flush=True)
     return door

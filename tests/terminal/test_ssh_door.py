@@ -415,3 +415,23 @@ def test_the_host_key_is_kept_private_and_stable(game_host, tmp_path: Path) -> N
     door_port(second)
     again = re.search(r"host key (SHA256:\S+) \(ED25519\)", second.log.read_text())
     assert again and again[1] == printed[1]
+
+
+def test_play_opens_the_door_for_friends(tmux_panes, keys) -> None:
+    """`fengsheng play --ssh`: the player sees how friends come in, and a friend's login sits at his table."""
+    from .conftest import FENGSHENG, free_port
+
+    port = free_port()
+    player = tmux_panes([FENGSHENG, "play", "--players", "4", "--name", "Host", "--ssh", f"127.0.0.1:{port}"],
+                        width=100, height=30)
+    player.wait_for(f"ssh -p {port} NAME@127.0.0.1", timeout=15)
+    friend = tmux_panes(ssh_command(port, "ivy", keys("ivy")))
+    friend.wait_for(PROMPT + "ivy", timeout=10)
+    friend.send("Enter")
+    friend.wait_for("ivy (你)", timeout=15)
+    player.wait_for(lambda s: "Host (你)" in s and "ivy" in s, timeout=10)
+    player.send("q")
+    player.wait_for("y 退出", timeout=5)
+    player.send("y")
+    assert player.wait_gone(timeout=15) == 0
+    assert friend.wait_gone(timeout=10) is not None
