@@ -52,6 +52,8 @@ DEFAULT_SIZE = (80, 24)
 MAX_ATTEMPTS = 5
 #: Client variables passed on to the game client (display only); everything else is dropped.
 PASSED_ENV = {"COLORTERM": r"[a-z0-9]{1,16}", "TEXTUAL_ANIMATIONS": r"none|basic|full", "NO_COLOR": r".{0,8}"}
+#: Why a forwarding channel is refused, as the guest's ssh shows it.
+REFUSED = "this door only runs the game"
 TERM_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 ANSI_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -336,19 +338,19 @@ class _Connection(asyncssh.SSHServer):
         return self.session
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
-        log.warning("ssh: %s asked to connect to %s:%s: refused", self.address, dest_host, dest_port)
-        return False
+        log.warning("ssh: %s asked to connect to %s:%s: refused", self.address, printable(dest_host, 80), dest_port)
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, REFUSED)
 
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
-        log.warning("ssh: %s asked to listen on %s:%s: refused", self.address, listen_host, listen_port)
+        log.warning("ssh: %s asked to listen on %s:%s: refused", self.address, printable(listen_host, 80), listen_port)
         return False
 
     def unix_connection_requested(self, dest_path: str) -> bool:
-        log.warning("ssh: %s asked to connect to %s: refused", self.address, dest_path)
-        return False
+        log.warning("ssh: %s asked to connect to %s: refused", self.address, printable(dest_path, 80))
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, REFUSED)
 
     def unix_server_requested(self, listen_path: str) -> bool:
-        log.warning("ssh: %s asked to listen on %s: refused", self.address, listen_path)
+        log.warning("ssh: %s asked to listen on %s: refused", self.address, printable(listen_path, 80))
         return False
 
 
