@@ -13,20 +13,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import os
+import re
+import secrets
+import shutil
 import signal
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 log = logging.getLogger("fengsheng.web")
 
-#: Browser guests at once, and from one address (a second tab, a reload racing the old socket).
-MAX_GUESTS = 10
-MAX_PER_ADDRESS = 2
+#: Browser guests at once, and from one address (a couple of tabs, a reload racing the old socket).
+MAX_GUESTS = 12
+MAX_PER_ADDRESS = 4
+#: The cookie that tells one browser from another: its seats are remembered under it, so that a
+#: reloaded or reopened tab takes its seat back by typing the same name (as `fengsheng join` does
+#: with its seats file). Only a hash of it ever names a file.
+BROWSER_COOKIE = "fengsheng_browser"
+BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{32}")
 #: Seconds a guest process gets to quit by itself before its process group is killed.
 QUIT_GRACE = 3.0
 
@@ -139,7 +149,9 @@ def textual_js() -> bytes:
 
 def guest_command(game_host: str, game_port: int, table: str, ask_password: bool,
                   lang: str | None) -> list[str]:
-    """The one command every browser tab runs (argv, no shell): the guest client of this table."""
+    """The one command every browser tab runs (argv, no shell): the guest client of this table.
+
+    The door adds only `--seats FILE`, a file it names itself."""
     argv = [sys.executable, "-m", "fengsheng_tui.doors.guest", "--host", game_host, "--port", str(game_port),
             "--table", table]
     if ask_password:
@@ -176,6 +188,8 @@ class WebDoor:
         self.port = 0
         self._runner: Any = None
         self._files: dict[str, tuple[bytes, str]] = {}
+        #: One seats file per browser (0700 folder, removed on close).
+        self.seats_dir: Path | None = None
 
     def _load_files(self) -> None:
         from html import escape
@@ -195,6 +209,7 @@ class WebDoor:
         from aiohttp import web
 
         self._load_files()
+        self.seats_dir = Path(tempfile.mkdtemp(prefix="fengsheng-web-"))
         app = web.Application(client_max_size=4096)
         for path in self._files:
             app.router.add_get(path, self._file)
@@ -211,6 +226,8 @@ class WebDoor:
         await asyncio.gather(*(guest.end() for guest in list(self.guests)), return_exceptions=True)
         if self._runner is not None:
             await self._runner.cleanup()
+        if self.seats_dir is not None:
+            shutil.rmtree(self.seats_dir, ignore_errors=True)
 
     def urls(self) -> list[str]:
         return lan_urls(self.port, self.listen)
@@ -219,7 +236,18 @@ class WebDoor:
         from aiohttp import web
 
         body, content_type = self._files[request.path]
-        return web.Response(body=body, headers={**HEADERS, "Content-Type": content_type})
+        response = web.Response(body=body, headers={**HEADERS, "Content-Type": content_type})
+        if request.path == "/" and not BROWSER_ID.fullmatch(request.cookies.get(BROWSER_COOKIE, "")):
+            response.set_cookie(BROWSER_COOKIE, secrets.token_urlsafe(24), max_age=12 * 3600, httponly=True,
+                                samesite="Strict", path="/")
+        return response
+
+    def seats_file(self, request: Any) -> Path | None:
+        """Where this browser's seat tokens are kept (None without a well-formed cookie)."""
+        browser = request.cookies.get(BROWSER_COOKIE, "")
+        if self.seats_dir is None or not BROWSER_ID.fullmatch(browser):
+            return None
+        return self.seats_dir / (hashlib.sha256(browser.encode()).hexdigest()[:32] + ".json")
 
     def _refusal(self, request: Any) -> str | None:
         """Why this socket gets no client: a page of another site, or the guest limits."""
@@ -250,7 +278,8 @@ class WebDoor:
             return socket
         width = _clamp(request.query.get("width"), 80, 20, 400)
         height = _clamp(request.query.get("height"), 24, 10, 200)
-        guest = _Guest(self.command, socket)
+        seats = self.seats_file(request)
+        guest = _Guest(self.command + (["--seats", str(seats)] if seats else []), socket)
         self.guests[guest] = request.remote or "?"
         log.info("web door: guest from %s (%d now)", request.remote, len(self.guests))
         try:

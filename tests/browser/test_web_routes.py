@@ -169,3 +169,34 @@ async def test_nothing_sent_becomes_a_command(tmp_path: Path) -> None:
         await guests.close()
         await door.close()
     assert not trap.exists()
+
+
+async def test_the_browser_cookie_never_names_a_path() -> None:
+    door = WebDoor("127.0.0.1", 9, table="cookies", listen="127.0.0.1")
+    await door.start()
+    try:
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{door.port}/") as page:
+                cookie = page.headers["Set-Cookie"]
+            assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+            name, _, browser = cookie.partition(";")[0].partition("=")
+            assert name == "fengsheng_browser"
+            for value, named in ((browser, True), ("../../../../etc/passwd", False), ("x" * 31 + "/", False)):
+                ws = await http.ws_connect(f"ws://127.0.0.1:{door.port}/ws",
+                                           headers={"Cookie": f"fengsheng_browser={value}"})
+                await first_bytes(ws)
+                (argv,) = [guest.argv for guest in door.guests]
+                if named:
+                    seats = Path(argv[argv.index("--seats") + 1])
+                    assert seats.parent == door.seats_dir and re.fullmatch(r"[0-9a-f]{32}\.json", seats.name)
+                    assert browser not in str(seats)
+                else:
+                    assert "--seats" not in argv
+                await ws.close()
+                for _ in range(100):
+                    if not door.guests:
+                        break
+                    await asyncio.sleep(0.05)
+    finally:
+        await door.close()
+    assert door.seats_dir is not None and not door.seats_dir.exists()
