@@ -149,3 +149,34 @@ def test_host_makes_its_tables_folder_private_and_prunes_old_games(tmp_path: Pat
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize(("words", "expected"), [(["ho"], "host"), (["host", "--pl"], "--players"),
+                                                 (["play", "--bo"], "--bots"), (["completion", ""], "zsh")])
+def test_bash_completion_completes_subcommands_and_flags(tmp_path: Path, words: list[str], expected: str) -> None:
+    script = tmp_path / "fengsheng.bash"
+    proc = subprocess.run([sys.executable, "-m", "fengsheng_tui.cli", "completion", "bash"],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0
+    script.write_text(proc.stdout)
+    line = " ".join(["fengsheng", *words])
+    shell = (f'source {script}; COMP_WORDS=(fengsheng {" ".join(repr(w) for w in words)}); '
+             f'COMP_CWORD={len(words)}; COMP_LINE="{line}"; COMP_POINT={len(line)}; '
+             '_shtab_fengsheng; printf "%s\\n" "${COMPREPLY[@]}"')
+    out = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=30).stdout.split()
+    assert expected in out
+
+
+def test_zsh_completion_names_every_subcommand() -> None:
+    from fengsheng_tui.cli import SUBCOMMANDS
+
+    proc = subprocess.run([sys.executable, "-m", "fengsheng_tui.cli", "completion", "zsh"],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0 and proc.stdout.startswith("#compdef fengsheng")
+    assert all(f"    {name}:'" in proc.stdout for name in SUBCOMMANDS)
+
+
+def test_a_closed_pipe_is_not_a_traceback() -> None:
+    proc = subprocess.run(f"{sys.executable} -m fengsheng_tui.cli completion bash | head -1",
+                          shell=True, capture_output=True, text=True, timeout=30)
+    assert proc.stdout.startswith("#") and "Traceback" not in proc.stderr

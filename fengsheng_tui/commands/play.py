@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from fengsheng_tui.commands import options
 from fengsheng_tui.commands.host import add_keep_games
+from fengsheng_tui.logs import start_logging
 
 if TYPE_CHECKING:
     from fengsheng_tui.local_game import LocalTable
@@ -44,6 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="more (or fewer) seconds for one kind of decision, e.g. --timer response=30; "
                              "kinds: play, send, response, receive, probe_discard (repeatable)")
     add_keep_games(parser)
+    parser.add_argument("--log", type=Path, default=None, metavar="FILE",
+                        help="append the client's and Textual's log to FILE (see docs/logging.md)")
     parser.add_argument("--mono", action=argparse.BooleanOptionalAction, default=None,
                         help="no colours (红/蓝/黑 are always written); default: as saved in Settings")
 
@@ -61,8 +64,10 @@ def run(args: argparse.Namespace) -> int:
     if not has_tty():
         print(NO_TTY.format(cmd="play"), file=sys.stderr)
         return 2
-    if args.bot_delay < 0:
-        print("fengsheng play: --bot-delay must be 0 or more seconds", file=sys.stderr)
+    try:
+        start_logging(args.log)
+    except OSError as exc:
+        print(f"fengsheng play: --log: {exc}", file=sys.stderr)
         return 2
     from fengsheng_tui.commands.host import _parse_timers
 
