@@ -71,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=options.seconds, default=None, metavar="S", help="pause before a bot answers")
     parser.add_argument("--web", type=options.port, default=None, metavar="PORT",
                         help="also serve the game to browsers on PORT: each tab is a guest (see README)")
-    parser.add_argument("--ssh", default=None, metavar="[ADDR:]PORT",
+    parser.add_argument("--ssh", type=options.listen, default=None, metavar="[ADDR:]PORT",
                         help="also let guests in over SSH on PORT (any user name, no key): see docs/ssh.md")
     parser.add_argument("--ssh-limits", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
@@ -159,7 +159,9 @@ def run(args: argparse.Namespace) -> int:
             from fengsheng_tui.doors.ssh import open_door as open_ssh
 
             try:
-                ssh_door = await open_ssh(args.ssh, table, server.host, server.port, data_dir,
+                from fengsheng_tui.paths import data_dir as door_dir
+
+                ssh_door = await open_ssh(args.ssh, table, server.host, server.port, args.data_dir or door_dir(),
                                           args.interface or "0.0.0.0", address, args.ssh_limits)
             except (OSError, ValueError) as exc:
                 print(f"fengsheng host: no SSH door on {args.ssh}: {exc}", file=sys.stderr)

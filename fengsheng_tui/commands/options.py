@@ -27,6 +27,15 @@ def port(text: str) -> int:
     return value
 
 
+def listen(text: str) -> str:
+    """`PORT` or `ADDRESS:PORT` (the doors' `--ssh`), checked here, parsed by the door."""
+    address, sep, number = text.rpartition(":")
+    port(number)
+    if sep and not address:
+        raise argparse.ArgumentTypeError(f"{text!r}: give PORT or ADDRESS:PORT")
+    return text
+
+
 def bot_level(text: str) -> str:
     from bots import LEVELS
 
