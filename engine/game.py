@@ -87,6 +87,15 @@ class Setup:
     pile_only: bool = False
     characters: Sequence[str] = ()  # a character id per seat, when playing with characters
     face_up: Sequence[bool] = ()  # per seat: overrides the character's usual side (hidden ones face-down)
+    # A start in the middle of a game: seats already dead (in order of death) or lost, the turn in
+    # play, the node it starts at (a turn's start, its play or send phase, or a message already
+    # travelling: `message`, then the node is TRANSMIT), and the seats locked this turn.
+    dead: Sequence[int] = ()
+    lost: Sequence[int] = ()
+    turn: int = 0
+    start: str = TURN_START
+    message: Message | None = None
+    locked: Sequence[int] = ()
 
 
 class Game:
@@ -168,6 +177,30 @@ class Game:
         if setup.characters:
             characters.assign(self, list(setup.characters), list(setup.face_up))
         self._log_deal()
+        self._start_mid_game(setup)
+
+    def _start_mid_game(self, setup: Setup) -> None:
+        """The seats already out, and a start past the turn's beginning (scenarios only)."""
+        s = self.state
+        for seat in setup.dead:
+            s.seats[seat].alive = False
+            s.deaths.append(seat)
+            s.killers[seat] = None
+        for seat in setup.lost:
+            s.seats[seat].lost = True
+        for seat in (*setup.dead, *setup.lost):  # out before the log starts: no event says so
+            player = s.seats[seat]
+            player.revealed = player.face_up = True
+        if setup.start == TURN_START:
+            s.turn = max(setup.turn - 1, 0)
+            return
+        s.turn = max(setup.turn, 1)
+        s.node = setup.start
+        s.locked = set(setup.locked)
+        self.log("turn_start", seat=s.current, turn=s.turn)
+        if setup.message is not None:
+            s.message = setup.message
+            s.node = TRANSMIT
 
     def _log_deal(self) -> None:
         for seat in self.state.seats:
@@ -788,6 +821,7 @@ class Game:
         s = self.state
         s.dying.discard(seat)
         if s.seats[seat].in_game and self.colour_count(seat, BLACK) >= 3:
+            s.killers[seat] = self.killer_of(seat)
             winner = characters.death_task_winner(self, seat) if s.config.characters else None
             self._leave(seat, died=True)
             if winner is not None:
@@ -795,6 +829,11 @@ class Game:
                 self.declare(winner, [winner], "secret_task")
         elif s.seats[seat].in_game:
             self.log("saved", seat=seat)
+
+    def killer_of(self, victim: int) -> int | None:
+        """RULES.md §8.1 [DECISION]: whoever put the lethal black message there; nobody if the victim."""
+        killer = self.state.seats[victim].last_black_by
+        return None if killer == victim else killer
 
     def declare(self, declarer: int, winners: list[int], reason: str) -> None:
         """A victory is declared; victory triggers (characters) run before the game ends."""

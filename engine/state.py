@@ -146,5 +146,6 @@ class GameState:
     declarer: int | None = None
     win_reason: str | None = None
     deaths: list[int] = field(default_factory=list)  # in order of death
+    killers: dict[int, int | None] = field(default_factory=dict)  # victim -> killer (RULES.md §8.1)
     next_prompt_id: int = 1
     decisions: int = 0

@@ -1,4 +1,7 @@
-"""One table of the game server: lobby, seats and tokens, the engine `Game`, bots, timers, journal.
+"""One table of the game server: lobby, the engine `Game`, bots, timers, journal.
+
+Who sits where (seats, tokens, claims, host rights, the connections present) is `net.seats`,
+an object the table owns and calls one way.
 
 A table is driven by exactly one asyncio task (`run`). Connection handlers never touch the table:
 they `post` items into its inbox, and the task applies them in batches, so there are no locks and
@@ -19,7 +22,6 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +31,19 @@ from engine.cards import deck_variants
 from engine.prompts import KINDS
 from engine.view import SEAT_KEYS, SeatPart, merge, public_view, seat_part
 from net import protocol as P
-from net.connection import FramedConnection, RateLimiter
-from net.journal import REPLAY_SUFFIX, Journal, JournalError, read_journal, write_replay
+from net.connection import FramedConnection
+from net.journal import (
+    REPLAY_SUFFIX,
+    Journal,
+    JournalDamaged,
+    JournalError,
+    keep_aside,
+    read_journal,
+    write_replay,
+)
+from net.private_files import write_private
 from net.records import pack_record
+from net.seats import LOBBY, OVER, PLAYING, Seats, SeatSlot, Session
 
 log = logging.getLogger("fengsheng.table")
 
@@ -56,12 +68,6 @@ STANDIN_LEVEL = "random"
 EVENTS_PER_FRAME = 200
 #: Decisions applied per loop step before yielding, so all-bot tables do not starve the others.
 MOVES_PER_STEP = 64
-CHAT_RATE = 1.0
-CHAT_BURST = 5
-
-LOBBY, PLAYING, OVER = "lobby", "playing", "over"
-#: The `bot` of a lobby seat that a program plays over the network (`fengsheng bot`).
-REMOTE_BOT = "remote"
 
 _CHOICE_ERRORS = {
     "not_prompted": P.STALE_PROMPT,
@@ -78,52 +84,6 @@ class OpError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-_closing: set[asyncio.Task[None]] = set()
-
-
-class Session:
-    """One accepted connection at a table: a seat's player, or a spectator (seat None)."""
-
-    def __init__(self, conn: FramedConnection, name: str, is_host: bool) -> None:
-        self.conn = conn
-        self.name = name
-        self.is_host = is_host
-        self.seat: int | None = None
-        #: Events of the current game already sent on this connection.
-        self.since = 0
-        #: The view this connection was last sent, as the public view and the seat's part it was
-        #: merged from, which the next `patch` is taken against; None until a full `update` (a new
-        #: connection, a new game, the lobby in between).
-        self.base: tuple[dict[str, Any], SeatPart] | None = None
-        self.chat_limiter = RateLimiter(CHAT_RATE, CHAT_BURST)
-
-    def send(self, msg: dict[str, Any]) -> None:
-        self.conn.send(msg)
-
-    def encode_all(self, frames: list[dict[str, Any]], sizes: list[int] | None) -> bytes:
-        """The frames the table built itself, encoded (unchecked unless the connection asks) into
-        the bytes of one write."""
-        check = self.conn.check_outbound
-        out = []
-        for msg in frames:
-            frame = P.encode_frame(msg, check=check)
-            if sizes is not None:
-                sizes.append(len(frame) - P.HEADER_SIZE)
-            out.append(frame)
-        return out[0] if len(out) == 1 else b"".join(out)
-
-    def send_all(self, frames: list[dict[str, Any]], sizes: list[int] | None) -> None:
-        """Encode and send frames in one write."""
-        self.conn.send_frame(self.encode_all(frames, sizes))
-
-    def close(self, reason: str) -> None:
-        """Say goodbye and close from the table's (synchronous) loop; the socket drains on its own."""
-        self.conn.send(P.bye(reason))
-        task = asyncio.create_task(self.conn.close(reason))
-        _closing.add(task)
-        task.add_done_callback(_closing.discard)
 
 
 class _Flush:
@@ -147,30 +107,6 @@ class _Flush:
                     changes = None  # the seats replaced whole: no seat's own entry could stay
             found = self._found[id(old)] = (old, changes)  # `old` kept, so its id stays its own
         return found[1]
-
-
-@dataclass
-class SeatSlot:
-    """A seat: a human (with a token) or a host-added bot (`bot_level`, no token)."""
-
-    name: str
-    token: str | None
-    bot_level: str | None = None
-    session: Session | None = None
-    ready: bool = False
-    offline_since: float | None = None
-    #: The bot deciding for this seat now: the seat's own bot, or a stand-in for a dropped human.
-    bot: Bot | None = None
-    bot_since: int = 0
-    index: int = field(default=0)
-    #: Host rights given to this seat (an open table's first player): they come back with its token.
-    host: bool = False
-    #: A program plays this seat over the network (`fengsheng bot`): shown as a bot, never the host.
-    remote_bot: bool = False
-
-    @property
-    def online(self) -> bool:
-        return self.bot_level is not None or self.session is not None
 
 
 def _positive_seconds(value: Any, what: str) -> float:
@@ -202,9 +138,6 @@ class Table:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.name = name
-        #: While nobody holds the host rights, the next player to take a seat gets them: a
-        #: headless server's table (`fengsheng host`) is set up by someone who then joins it.
-        self.open_host = open_host
         self.players = players
         self.identities = identities or _first_identities(players, characters)
         self.deck = deck
@@ -218,15 +151,13 @@ class Table:
         self.standin_grace = standin_grace
         self.auto_start = auto_start
         self.seed = seed
-        self.host_token = host_token or secrets.token_urlsafe(18)
+        self.seats = Seats(name, host_token or secrets.token_urlsafe(18), open_host)
         self.clock = clock
         #: Zero of the table clock the views carry (`clock`, and every prompt's `deadline`).
         self._epoch = clock()
         self._config().validate()
 
         self.phase = LOBBY
-        self.slots: list[SeatSlot] = []
-        self.sessions: set[Session] = set()
         self.game: Game | None = None
         self.journal: Journal | None = None
         self.deadlines: dict[int, float] = {}
@@ -251,6 +182,26 @@ class Table:
         self.frame_sizes: list[int] | None = None
         #: During a flush: its public view, annotated and diffed once for every connection.
         self._flush_state: _Flush | None = None
+
+    @property
+    def slots(self) -> list[SeatSlot]:
+        return self.seats.slots
+
+    @slots.setter
+    def slots(self, slots: list[SeatSlot]) -> None:
+        self.seats.slots = slots
+
+    @property
+    def sessions(self) -> set[Session]:
+        return self.seats.sessions
+
+    @property
+    def host_token(self) -> str:
+        return self.seats.host_token
+
+    @property
+    def open_host(self) -> bool:
+        return self.seats.open_host
 
     # ------------------------------------------------------------------ life cycle
 
@@ -516,55 +467,30 @@ class Table:
                 "character_choices": self.character_choices,
                 "password": bool(self.password),
                 "timers": dict(self.timers),
+                "spectators_muted": self.seats.spectators_muted,
                 "you": session.seat,
                 "host": session.is_host,
-                "seats": [
-                    {
-                        "index": i,
-                        "name": slot.name,
-                        "bot": REMOTE_BOT if slot.remote_bot else slot.bot_level,
-                        "online": slot.online,
-                        "ready": slot.ready,
-                        "host": slot.host or (slot.session is not None and slot.session.is_host),
-                    }
-                    for i, slot in enumerate(self.slots)
-                ],
+                "seats": self.seats.lobby_entries(),
             }
         )
 
     # ------------------------------------------------------------------ joining and leaving
 
-    def _hello(self, conn: FramedConnection, msg: dict[str, Any], reply: asyncio.Future[Session | None]) -> None:
-        token = msg["token"]
-        is_host = token is not None and secrets.compare_digest(token, self.host_token)
-        if self.phase == OVER and not msg["spectate"] and token is None:
+    def _hello(self, conn: FramedConnection, msg: dict[str, Any], reply: asyncio.Future[Session | P.ProtocolError]) -> None:
+        """Seat (or refuse) a hello; `reply` gets the session, or the refusal already sent."""
+        seats = self.seats
+        is_host = seats.is_host_token(msg["token"])
+        refused = seats.refusal(msg, is_host, self.phase, self.players, self.password)
+        if refused is not None:
+            conn.send(refused.to_message())
+            reply.set_result(refused)
+            return
+        if self.phase == OVER and not msg["spectate"] and msg["token"] is None:
             # Someone sits down after the end: the table gathers for the next game.
             self._to_lobby()
             log.info("%s: back to the lobby for the next game", self.name)
-        refused = self._refusal(msg, is_host)
-        if refused is not None:
-            conn.send(refused.to_message())
-            reply.set_result(None)
-            return
-        session = Session(conn, msg["name"], is_host)
-        slot = self._slot_for_token(token) if token is not None else None
-        if slot is not None:
-            self._reclaim(slot, session)
-        elif msg["spectate"] or (is_host and self.phase != LOBBY):
-            log.info("%s: %s joined as a spectator%s", self.name, msg["name"], " (host)" if is_host else "")
-        else:
-            slot = SeatSlot(name=msg["name"], token=self.host_token if is_host else secrets.token_urlsafe(18),
-                            remote_bot=msg["bot"] and not is_host)
-            slot.session = session
-            self.slots.append(slot)
-            self._reindex()
-            log.info("%s: %s took seat %d", self.name, slot.name, slot.index)
-        session.seat = slot.index if slot is not None else None
-        if slot is not None and slot.bot_level is None:
-            self._grant_host(slot, session)
-        welcome_token = slot.token if slot is not None and slot.token else (self.host_token if is_host else "-")
-        session.send(P.welcome(session.seat, welcome_token, self.name, session.is_host))
-        self.sessions.add(session)
+        session = seats.admit(conn, msg, is_host, self.phase)
+        session.send(P.welcome(session.seat, seats.welcome_token(session), self.name, session.is_host))
         reply.set_result(session)
         if self.phase == LOBBY:
             self._dirty = True
@@ -574,106 +500,32 @@ class Table:
             # Reconnect or spectator: the snapshot with the whole log and any open prompt.
             session.since = 0
             session.send_all(self.frames_for(session), self.frame_sizes)
-            self._dirty = self._dirty or slot is not None
-
-    def _grant_host(self, slot: SeatSlot, session: Session) -> None:
-        """A seat given the host rights keeps them across reconnects; on an open table nobody
-        holds yet (outside a game), the seat taken now gets them."""
-        if slot.host:
-            session.is_host = True
-        elif self.open_host and self.phase != PLAYING and not session.is_host and not slot.remote_bot and not any(
-            s.is_host for s in self.sessions if s is not session
-        ):
-            slot.host = True
-            session.is_host = True
-            log.info("%s: %s (seat %d) holds the host rights", self.name, slot.name, slot.index)
-
-    def _refusal(self, msg: dict[str, Any], is_host: bool) -> P.ProtocolError | None:
-        token = msg["token"]
-        if self.password and not is_host and not (
-            msg["password"] is not None and secrets.compare_digest(msg["password"], self.password)
-        ):
-            return P.ProtocolError(P.AUTH, "wrong or missing table password")
-        if token is not None and not is_host and self._slot_for_token(token) is None:
-            return P.ProtocolError(P.AUTH, "unknown seat token")
-        if token is None and not msg["spectate"] and not is_host:
-            if self.phase != LOBBY:
-                return P.ProtocolError(P.FULL, "the game has started: reconnect with your token or spectate")
-            if len(self.slots) >= self.players:
-                return P.ProtocolError(P.FULL, f"all {self.players} seats are taken")
-        if is_host and not msg["spectate"] and self.phase == LOBBY and self._slot_for_token(token) is None:
-            if len(self.slots) >= self.players:
-                return P.ProtocolError(P.FULL, f"all {self.players} seats are taken")
-        return None
-
-    def _slot_for_token(self, token: str | None) -> SeatSlot | None:
-        if token is None:
-            return None
-        for slot in self.slots:
-            if slot.token is not None and secrets.compare_digest(slot.token, token):
-                return slot
-        return None
-
-    def _reclaim(self, slot: SeatSlot, session: Session) -> None:
-        old = slot.session
-        if old is not None:
-            old.close("replaced by a new connection with this seat's token")
-            self.sessions.discard(old)
-        slot.session = session
-        was_offline = slot.offline_since is not None
-        slot.offline_since = None
-        if slot.bot_level is None and slot.bot is not None:
-            slot.bot = None
-            log.info("%s: seat %d's owner is back; the stand-in bot stops", self.name, slot.index)
-        log.info("%s: %s %s seat %d", self.name, slot.name, "reconnected to" if was_offline else "took over", slot.index)
+            self._dirty = self._dirty or session.seat is not None
 
     def _gone(self, session: Session) -> None:
-        if session not in self.sessions:
+        slot = self.seats.gone(session, self.phase)
+        if slot is None:
             return
-        self.sessions.discard(session)
-        seat = session.seat
-        if seat is None or seat >= len(self.slots) or self.slots[seat].session is not session:
-            return
-        slot = self.slots[seat]
-        slot.session = None
         self._dirty = True
         if self.phase == LOBBY:
-            self.slots.remove(slot)
-            self._reindex()
-            log.info("%s: %s left the lobby", self.name, slot.name)
-            if session.is_host:
-                self._pass_host_on()
             return
         now = self.clock()
         slot.offline_since = now
-        log.info("%s: seat %d (%s) went offline", self.name, seat, slot.name)
-        prompt = self.game.prompts.get(seat) if self.game is not None else None
+        log.info("%s: seat %d (%s) went offline", self.name, slot.index, slot.name)
+        prompt = self.game.prompts.get(slot.index) if self.game is not None else None
         if prompt is not None and prompt.id in self.deadlines:
             self.deadlines[prompt.id] = min(self.deadlines[prompt.id], now + self.offline_timeout)
-
-    def _pass_host_on(self) -> None:
-        """The host left an open table's lobby: the player seated longest takes the rights over."""
-        if not self.open_host or any(s.is_host for s in self.sessions):
-            return
-        for slot in self.slots:
-            if slot.session is not None and slot.bot_level is None and not slot.remote_bot:
-                self._grant_host(slot, slot.session)  # the next lobby frame tells him
-                return
-
-    def _reindex(self) -> None:
-        for i, slot in enumerate(self.slots):
-            slot.index = i
-            if slot.session is not None:
-                slot.session.seat = i
 
     # ------------------------------------------------------------------ chat and readiness
 
     def _chat(self, session: Session, text: str) -> None:
+        if self.seats.muted(session):
+            session.send(P.error(P.BAD_STATE, "the host has muted you: your chat reaches nobody"))
+            return
         if not session.chat_limiter.allow():
             session.send(P.error(P.RATE_LIMITED, "chat: at most one line a second"))
             return
-        name = self.slots[session.seat].name if session.seat is not None else session.name
-        line = P.chat(session.seat, name, text)
+        line = P.chat(session.seat, self.seats.chat_name(session), text)
         for other in self.sessions:
             other.send(line)
 
@@ -700,7 +552,7 @@ class Table:
         except OpError as exc:
             session.send(P.error(exc.code, exc.message))
             return
-        log.info("%s: host: %s %s", self.name, command, args or "")
+        log.info("%s: host: %s %s", self.name, command, _loggable(args) or "")
         self._dirty = True
 
     def _lobby_only(self, what: str) -> None:
@@ -825,8 +677,7 @@ class Table:
         slot = self._seat_arg(args)
         if slot.bot_level is None:
             raise OpError(P.BAD_STATE, f"seat {slot.index} is not a bot")
-        self.slots.remove(slot)
-        self._reindex()
+        self.seats.remove(slot)
 
     def _seat_arg(self, args: dict[str, Any]) -> SeatSlot:
         seat = self._arg(args, "seat", int)
@@ -838,13 +689,9 @@ class Table:
         slot = self._seat_arg(args)
         if slot.bot_level is not None:
             raise OpError(P.BAD_STATE, f"seat {slot.index} is a bot; use remove_bot")
-        if slot.session is not None:
-            slot.session.close("kicked by the host")
-            self.sessions.discard(slot.session)
-            slot.session = None
+        self.seats.kick(slot)
         if self.phase == LOBBY:
-            self.slots.remove(slot)
-            self._reindex()
+            self.seats.remove(slot)
         else:
             # The token is revoked and a bot plays the seat to the end of the game.
             slot.token = None
@@ -853,6 +700,15 @@ class Table:
             if slot.bot is None and self.game is not None:
                 slot.bot = self._new_bot(STANDIN_LEVEL, slot.index)
         log.info("%s: kicked %s from seat %d", self.name, slot.name, slot.index)
+
+    def _op_mute(self, args: dict[str, Any]) -> None:
+        """Mute (`on`, default true) one seat's chat (`seat`) or every spectator's (`spectators`)."""
+        on = self._arg(args, "on", bool, True)
+        if "spectators" in args:
+            if self._arg(args, "spectators", bool):
+                self.seats.spectators_muted = on
+            return
+        self._seat_arg(args).muted = on
 
     def _op_start(self, args: dict[str, Any]) -> None:
         if self.phase == OVER:  # a rematch with whoever is here
@@ -878,12 +734,7 @@ class Table:
         self.deadlines.clear()
         self._answered.clear()
         self._issued.clear()
-        for slot in list(self.slots):
-            slot.bot = None
-            slot.ready = slot.bot_level is not None
-            if slot.session is None and slot.bot_level is None:
-                self.slots.remove(slot)
-        self._reindex()
+        self.seats.to_lobby()
         self._dirty = True
 
     # ------------------------------------------------------------------ the game
@@ -921,17 +772,14 @@ class Table:
         self._sync_prompts()
 
     def _append_bot(self, level: str) -> None:
-        names = {slot.name for slot in self.slots}
-        number = next(n for n in range(1, 100) if f"Bot {n}" not in names)
-        self.slots.append(SeatSlot(name=f"Bot {number}", token=None, bot_level=level, ready=True))
-        self._reindex()
+        self.seats.append_bot(level)
 
     def _start_record(self, config: GameConfig, seed: int) -> dict[str, Any]:
         return {
             "table": self.name,
             "config": config.to_dict(),
             "seed": seed,
-            "host_token": self.host_token,
+            "host_token": self.seats.host_token,
             "password": self.password,
             "timers": dict(self.timers),
             "seats": [{"name": s.name, "token": s.token, "bot": s.bot_level, "remote_bot": s.remote_bot}
@@ -1087,8 +935,7 @@ class Table:
         self.journal.close()
         path = self.journal.path
         self.journal = None
-        with open(path.with_suffix(".record"), "wb") as handle:
-            handle.write(pack_record(game.record()))
+        write_private(path.with_suffix(".record"), pack_record(game.record()))
         public = {"players": s.config.players, "identities": s.config.identities, "deck": s.config.deck,
                   "characters": s.config.characters}
         for seat in [*range(len(self.slots)), None]:
@@ -1102,13 +949,25 @@ class Table:
     # ------------------------------------------------------------------ resume after a crash
 
     @classmethod
-    def resume(cls, path: Path, **options: Any) -> Table:
+    def resume(cls, path: Path, accept_loss: bool = False, **options: Any) -> Table:
         """Rebuild a table from its journal: same config, seed and choices, hence the same state.
 
         Seats keep their tokens, so players reconnect as before; until they do they count as
-        offline (short deadlines, then a stand-in bot).
+        offline (short deadlines, then a stand-in bot). A torn last record (a crash mid-write) is
+        reported and dropped. Damage with whole records after it refuses the resume (JournalDamaged,
+        the file untouched) unless `accept_loss`: then the whole file is first copied aside.
         """
         contents = read_journal(path)
+        damage = contents.damage
+        if damage is not None and not damage.torn:
+            if not accept_loss:
+                raise JournalDamaged(
+                    f"{damage.describe(path)}. Nothing was changed; to resume from the "
+                    f"{len(contents.choices)} choices before it, accept the loss (--accept-loss)", damage)
+            log.warning("%s; the loss is accepted, the whole file is kept as %s", damage.describe(path),
+                        keep_aside(path))
+        elif damage is not None:
+            log.warning("%s", damage.describe(path))
         start = contents.start
         config = GameConfig.from_dict(start["config"])
         table = cls(
@@ -1125,7 +984,7 @@ class Table:
         )
         table.slots = [SeatSlot(name=s["name"], token=s["token"], bot_level=s["bot"],
                                 remote_bot=bool(s.get("remote_bot"))) for s in start["seats"]]
-        table._reindex()
+        table.seats.reindex()
         game = Game.new(config, int(start["seed"]))
         for seat, prompt_id, option in contents.choices:
             try:
@@ -1161,6 +1020,15 @@ def _first_identities(players: int, characters: bool = False) -> str:
             if counts[2] == 0:
                 return name
     return next(iter(options))
+
+
+#: Host-op arguments whose value the log never shows (the console may be read by other players).
+SECRET_ARGS = frozenset({"password", "token", "host_token"})
+
+
+def _loggable(args: dict[str, Any]) -> dict[str, Any]:
+    """A host op's arguments as the log shows them: a secret only as set or cleared."""
+    return {key: ("(set)" if value else "(cleared)") if key in SECRET_ARGS else value for key, value in args.items()}
 
 
 def _file_name(name: str) -> str:

@@ -122,7 +122,7 @@ def test_every_flush_patches_each_connection_to_exactly_its_snapshot(players: in
                       clock=lambda: next(ticks) * 0.25)
         for n in range(players):
             table.slots.append(SeatSlot(name=f"p{n}", token=f"token{n}"))
-        table._reindex()
+        table.seats.reindex()
         table._start_game()
         sinks: dict[int | None, Sink] = {}
         for seat in [*range(players), None]:

@@ -184,3 +184,126 @@ def test_character_steps_and_keys_that_cannot_hold_fail() -> None:
     not_his = {**CHARACTER_BASE, "steps": [{"expect_refused": True, "seat": 0, "skill": "就计"}]}
     assert "proves nothing" in run_scenario(not_his).reason
     assert "need 'characters'" in run_scenario({**BASE, "face_up": [0]}).reason
+
+
+# ----------------------------------------------------------------------------- the runner's own robustness
+
+MID_GAME = {
+    **BASE,
+    "name": "mid-game",
+    "dead": [1], "lost": [3], "turn": 7, "locked": [2],
+    "message": {"card": "破译/red", "sender": 0},
+    "hands": [["截获/black"], [], ["识破/blue"], []],
+    "steps": [
+        {"expect": {"turn": 7, "current": 0, "locked": [2], "dead": [1], "lost": [3], "message": {"position": 2},
+                    "view": {"2": {"message": "face-down", "identity": {"1": "军情处", "0": False, "2": "潜伏战线"},
+                                   "waiting": [0, 2], "hand_count": {"0": 1}, "hand": ["识破/blue"]},
+                             "spectator": {"message": "face-down", "hand": [], "identity": {"2": False}},
+                             "0": {"message": "破译/red", "prompt": "response"}}}},
+        {"settle": True},
+    ],
+    "expect": {"messages": {"2": ["破译/red"]}, "current": 2, "turn": 8,  # the dead seat 1 has no turn
+               "view": {"spectator": {"messages": {"2": ["破译/red"]}, "events": [{"kind": "received", "seat": 2}]}}},
+}
+
+
+def test_a_mid_game_start_with_dead_lost_and_locked_seats_and_a_travelling_message() -> None:
+    result = run_scenario(MID_GAME)
+    assert result.ok, result.reason
+    # The dead and the lost seat are skipped: the locked seat 2 is the message's first holder.
+    assert not run_scenario({**MID_GAME, "steps": [{"expect": {"message": {"position": 1}}}], "expect": {}}).ok
+
+
+def test_mid_game_keys_that_cannot_hold_are_rejected() -> None:
+    assert "holds no cards" in run_scenario({**MID_GAME, "dead": [0]}).reason
+    assert "locked" in run_scenario({**BASE, "locked": [1]}).reason
+    assert "must be the current player" in run_scenario({**MID_GAME, "first": 2}).reason
+    assert "not a seat" in run_scenario({**MID_GAME, "message": {"card": "破译/red", "sender": 9}}).reason
+    assert "直达" in run_scenario({**MID_GAME, "message": {"card": "识破/red", "sender": 0}}).reason
+
+
+def test_a_seat_view_shows_only_what_that_seat_sees() -> None:
+    probe = {**BASE, "hands": [["试探/red/军情处/draw"], [], [], []],
+             "steps": [{"seat": 0, "play": "试探", "target": 1}]}
+    sees = {"view": {"0": {"stack": ["试探/red/military/draw"]}, "1": {"stack": ["试探/red"]},
+                     "2": {"stack": ["试探/face-down"]}, "spectator": {"stack": ["试探/face-down"]}}}
+    assert run_scenario({**probe, "expect": sees}).ok, run_scenario({**probe, "expect": sees}).reason
+    leak = {"view": {"2": {"stack": ["试探/red"]}}}
+    assert "seat 2 sees the stack as ['试探/face-down']" in run_scenario({**probe, "expect": leak}).reason
+    hidden = {"view": {"spectator": {"events": [{"kind": "played", "card": "试探/red"}]}}}
+    assert not run_scenario({**probe, "expect": hidden}).ok
+    assert run_scenario({**probe, "expect": {"view": {"1": {"events": [{"kind": "played", "card": "试探/red"}]}}}}).ok
+
+
+def test_killer_discard_contents_and_pile_order() -> None:
+    death = {**BASE, "hands": [["锁定/black"], [], [], []], "messages": [[], ["截获/black", "截获/black"], [], []],
+             "pile": ["破译/blue", "退回/red", "烧毁/blue"],
+             "steps": [{"expect": {"pile": ["烧毁/blue"]}}, {"seat": 0, "end": True},
+                       {"seat": 0, "send": "锁定/black", "target": 1}, {"settle": True},
+                       {"seat": 1, "receive": True}, {"settle": True}]}
+    ok = run_scenario({**death, "expect": {"dead": [1], "killer": {"1": 0}, "deaths": [1],
+                                           "discard": ["锁定/black", "截获/black", "截获/black"],
+                                           "discard_includes": ["锁定"]}})
+    assert ok.ok, ok.reason
+    assert "killed by seat 0, expected 2" in run_scenario({**death, "expect": {"killer": {"1": 2}}}).reason
+    wrong_order = {**death, "steps": [{"expect": {"pile": ["退回/red"]}}], "expect": {}}
+    assert "top (first) is [烧毁/blue/直达], expected ['退回/red']" in run_scenario(wrong_order).reason
+    assert "holds" in run_scenario({**death, "expect": {"discard": ["锁定/black"]}}).reason
+
+
+MALFORMED = [
+    ({"messages": {"1": "破译/red"}}, "must be a list of card names"),
+    ({"hand_count": {"9": 1}}, "'9' is not a seat"),
+    ({"colours": {"1": 3}}, "must be a table like"),
+    ({"dead": "1"}, "must be a list of seats"),
+    ({"view": {"7": {}}}, "'7' is not a seat"),
+    ({"view": {"1": {"hand": "识破"}}}, "must be a list of card names"),
+    ({"view": {"1": {"hands": []}}}, "unknown view expectation"),
+    ({"events": "died"}, "must be a list of tables"),
+    ({"prompt": {"seat": 12}}, "12 is not a seat"),
+    ({"killer": {"1": "me"}}, "'me' is not a seat"),
+]
+
+
+@pytest.mark.parametrize(("expect", "says"), MALFORMED, ids=[str(m[0]) for m in MALFORMED])
+def test_a_malformed_expectation_is_one_clear_failure(expect: dict[str, Any], says: str) -> None:
+    result = run_scenario({**BASE, "expect": expect})
+    assert not result.ok
+    assert len(result.failures) == 1
+    assert says in result.reason and "bad scenario" in result.reason
+
+
+def test_a_step_naming_two_actions_is_rejected() -> None:
+    result = run_scenario({**BASE, "steps": [{"seat": 0, "end": True, "send": "破译/red"}]})
+    assert "names 2 actions (end, send)" in result.reason
+    assert result.steps_run == 0
+    assert "is not a seat" in run_scenario({**BASE, "steps": [{"seat": 4, "end": True}]}).reason
+
+
+MALFORMED_FILE = """
+identities = ["潜伏战线", "军情处", "潜伏战线", "军情处"]
+hands = [["破译/red"], [], [], []]
+cites = "RULES.md §5.1"
+
+[[scenario]]
+name = "a string for a list"
+expect = {messages = {1 = "破译/red"}, colours = {1 = 3}}
+
+[[scenario]]
+name = "a seat out of range"
+steps = [{expect = {hand_count = {7 = 1}}}]
+
+[[scenario]]
+name = "still runs"
+expect = {hand_count = {0 = 3}}
+"""
+
+
+def test_malformed_scenarios_are_fail_lines_and_the_run_goes_on(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "malformed.toml", MALFORMED_FILE)
+    assert run_command([str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in out] == ["FAIL a string for a list", "FAIL a seat out of range",
+                                                    "PASS still runs"]
+    assert "Traceback" not in "\n".join(out)

@@ -468,8 +468,7 @@ def task_seat(game: Game) -> int | None:
 def death_task_winner(game: Game, victim: int) -> int | None:
     """A task judged at a death (the victim's own, or a killer's: RULES.md §8.1 [DECISION] killer)."""
     s = game.state
-    killer = s.seats[victim].last_black_by
-    ctx = {"victim": victim, "killer": None if killer == victim else killer}
+    ctx = {"victim": victim, "killer": game.killer_of(victim)}
     for seat in game.order_from(s.current):
         player = s.seats[seat]
         c = character_of(game, seat)
