@@ -187,6 +187,7 @@ UI = {
     'colour_on': 'colour',
     'colour_off': 'mono',
     'lobby_none': 'No games found yet - press m to enter an address',
+    'lan_incompatible': '(protocol v{v}: another version, cannot join)',
     'wrong_key': 'That key does nothing here; ? shows the keys',
     'host_hint': 'Host: s starts, b/x add/remove a bot, +/- players, i identities, h characters, k deck',
     'players_range': 'Players: {lo} to {hi} only',

@@ -185,6 +185,7 @@ UI = {
     'colour_on': '彩色',
     'colour_off': '单色',
     'lobby_none': '还没有找到游戏——按 m 输入地址',
+    'lan_incompatible': '（协议 v{v}：版本不同，无法加入）',
     'wrong_key': '这个键没有作用；按 ? 查看按键',
     'host_hint': '房主：s 开始，b/x 加减机器人，+/- 人数，i 身份，h 角色，k 牌堆',
     'players_range': '人数只能是{lo}–{hi}人',
