@@ -132,6 +132,11 @@ class NetSession:
                 yield msg
         except (OSError, asyncio.IncompleteReadError, ConnectionError) as exc:
             raise SessionClosed(str(exc)) from exc
+        failure = self._client.failure if self._client is not None else None
+        if failure is not None:
+            from net.client import BAD_SERVER
+
+            raise SessionClosed(f"{failure.code}: {failure.message}", BAD_SERVER)
         raise SessionClosed("the server closed the connection")
 
     def _note_over(self, over: bool) -> None:
