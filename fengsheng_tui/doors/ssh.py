@@ -35,7 +35,7 @@ import time
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TextIO
 
 import asyncssh
 
@@ -52,6 +52,8 @@ DEFAULT_SIZE = (80, 24)
 MAX_ATTEMPTS = 5
 #: Client variables passed on to the game client (display only); everything else is dropped.
 PASSED_ENV = {"COLORTERM": r"[a-z0-9]{1,16}", "TEXTUAL_ANIMATIONS": r"none|basic|full", "NO_COLOR": r".{0,8}"}
+#: Why a forwarding channel is refused, as the guest's ssh shows it.
+REFUSED = "this door only runs the game"
 TERM_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 ANSI_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -172,6 +174,8 @@ class SshDoor:
         self.limits = limits or Limits()
         self.key: asyncssh.SSHKey | None = None
         self.port = 0
+        #: The address guests are told to connect to (set by `open_door`).
+        self.address = ""
         self.connections: set[_Connection] = set()
         self.sessions: set[_Session] = set()
         #: Failed table passwords per address: (failures in a row, monotonic time of the last).
@@ -207,6 +211,10 @@ class SshDoor:
         await asyncio.gather(*(s.gone() for s in sessions), return_exceptions=True)
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
+
+    def command(self, address: str | None = None) -> str:
+        """What a guest types to come in."""
+        return f"ssh -p {self.port} NAME@{address or self.address or 'HOST'}"
 
     def guest_dir(self, guest: str) -> Path:
         return self.data_dir / GUESTS_DIR / guest
@@ -330,19 +338,19 @@ class _Connection(asyncssh.SSHServer):
         return self.session
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
-        log.warning("ssh: %s asked to connect to %s:%s: refused", self.address, dest_host, dest_port)
-        return False
+        log.warning("ssh: %s asked to connect to %s:%s: refused", self.address, printable(dest_host, 80), dest_port)
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, REFUSED)
 
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
-        log.warning("ssh: %s asked to listen on %s:%s: refused", self.address, listen_host, listen_port)
+        log.warning("ssh: %s asked to listen on %s:%s: refused", self.address, printable(listen_host, 80), listen_port)
         return False
 
     def unix_connection_requested(self, dest_path: str) -> bool:
-        log.warning("ssh: %s asked to connect to %s: refused", self.address, dest_path)
-        return False
+        log.warning("ssh: %s asked to connect to %s: refused", self.address, printable(dest_path, 80))
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, REFUSED)
 
     def unix_server_requested(self, listen_path: str) -> bool:
-        log.warning("ssh: %s asked to listen on %s: refused", self.address, listen_path)
+        log.warning("ssh: %s asked to listen on %s: refused", self.address, printable(listen_path, 80))
         return False
 
 
@@ -747,7 +755,7 @@ def banner(door: SshDoor, address: str) -> list[str]:
     """What the host prints at start-up: where guests connect, and the key they should see."""
     return [
         f"ssh door on port {door.port}, host key {door.fingerprint} (ED25519)",
-        f"guests type: ssh -p {door.port} NAME@{address}",
+        f"guests type: {door.command(address)}",
     ]
 
 
@@ -773,11 +781,16 @@ def parse_limits(spec: str | None) -> Limits:
 
 
 async def open_door(spec: str, table: TableInfo, game_host: str, game_port: int, data_dir: Path,
-                    listen_host: str, shown_address: str, limits: str | None = None) -> SshDoor:
-    """Start the door `--ssh SPEC` asks for and print where guests connect (raises ValueError or OSError)."""
+                    listen_host: str, shown_address: str, limits: str | None = None,
+                    out: TextIO | None = None) -> SshDoor:
+    """Start the door `--ssh SPEC` asks for and print where guests connect (raises ValueError or OSError).
+
+    `data_dir` keeps the host key and the guests' folders; `shown_address` is the LAN address
+    printed when the door listens on every interface."""
     host, port = parse_listen(spec, listen_host)
     door = SshDoor(table, game_host, game_port, data_dir, parse_limits(limits))
     await door.start(host, port)
-    for line in banner(door, shown_address if host in ("0.0.0.0", "") else host):
-        print(line, flush=True)
+    door.address = shown_address if host in ("0.0.0.0", "") else host
+    for line in banner(door, door.address):
+        print(line, file=out or sys.stdout, flush=True)
     return door

@@ -66,9 +66,9 @@ def ssh_command(port: int, user: str, key: Path | None, *extra: str, tty: str | 
     """What a guest types (`ssh -p PORT USER@HOST`), plus options that keep the test's ssh to itself."""
     assert SSH is not None
     identity = ["-i", str(key), "-o", "IdentitiesOnly=yes"] if key else ["-o", "PubkeyAuthentication=no"]
-    return [SSH, *([tty] if tty else []), "-F", "/dev/null", "-p", str(port), *identity,
+    return [SSH, *([tty] if tty else []), "-F", "/dev/null", "-p", str(port), *identity, *extra,
             "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
-            "-o", "SetEnv=TEXTUAL_ANIMATIONS=none", *extra, f"{user}@127.0.0.1"]
+            "-o", "SetEnv=TEXTUAL_ANIMATIONS=none", f"{user}@127.0.0.1"]
 
 
 def wait_log(host: Host, pattern: str, timeout: float = 10.0) -> re.Match[str]:
@@ -235,7 +235,8 @@ def test_commands_sftp_and_forwarding_are_refused(game_host, keys, listener, tmp
 
     local, socks = free_ports(2)
     forward = subprocess.Popen(
-        ssh_command(port, "eve", key, "-o", "BatchMode=yes", "-N", "-L", f"{local}:127.0.0.1:{target}",
+        ssh_command(port, "eve", key, "-o", "BatchMode=yes", "-o", "LogLevel=INFO", "-N",
+                    "-L", f"{local}:127.0.0.1:{target}",
                     "-D", str(socks)),
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
@@ -250,6 +251,9 @@ def test_commands_sftp_and_forwarding_are_refused(game_host, keys, listener, tmp
         assert via_d.recv(100)[:2] != b"\x05\x00"  # no SOCKS success
         via_d.close()
         assert nobody_came(listener)
+        forward.terminate()
+        _, err = forward.communicate(timeout=5)
+        assert "administratively prohibited: this door only runs the game" in err
         wait_log(host, rf"asked to connect to 127.0.0.1:{target}: refused")
     finally:
         forward.terminate()
@@ -415,3 +419,23 @@ def test_the_host_key_is_kept_private_and_stable(game_host, tmp_path: Path) -> N
     door_port(second)
     again = re.search(r"host key (SHA256:\S+) \(ED25519\)", second.log.read_text())
     assert again and again[1] == printed[1]
+
+
+def test_play_opens_the_door_for_friends(tmux_panes, keys) -> None:
+    """`fengsheng play --ssh`: the player sees how friends come in, and a friend's login sits at his table."""
+    from .conftest import FENGSHENG, free_port
+
+    port = free_port()
+    player = tmux_panes([FENGSHENG, "play", "--players", "4", "--name", "Host", "--ssh", f"127.0.0.1:{port}"],
+                        width=100, height=30)
+    player.wait_for(f"ssh -p {port} NAME@127.0.0.1", timeout=15)
+    friend = tmux_panes(ssh_command(port, "ivy", keys("ivy")))
+    friend.wait_for(PROMPT + "ivy", timeout=10)
+    friend.send("Enter")
+    friend.wait_for("ivy (你)", timeout=15)
+    player.wait_for(lambda s: "Host (你)" in s and "ivy" in s, timeout=10)
+    player.send("q")
+    player.wait_for("y 退出", timeout=5)
+    player.send("y")
+    assert player.wait_gone(timeout=15) == 0
+    assert friend.wait_gone(timeout=10) is not None
