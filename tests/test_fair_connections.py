@@ -183,10 +183,11 @@ async def test_one_address_cannot_lock_out_a_table_or_a_returning_player() -> No
         await until(player, is_update)
         token = player.token
         await player.close()
-        for _ in range(60):
+        for n in range(60):
             _, w = await _open_from(server.port, "127.0.0.2")
-            w.write(P.encode_frame(P.hello("x", spectate=True, password="pw")))
+            w.write(P.encode_frame(P.hello(f"x{n}", spectate=True, password="pw")))
             attackers.append(w)
+            await asyncio.sleep(0.002)
         for _ in range(64):
             _, w = await _open_from(server.port, "127.0.0.2")
             w.write(b"\x00\x00")  # half a header, then nothing
@@ -199,7 +200,7 @@ async def test_one_address_cannot_lock_out_a_table_or_a_returning_player() -> No
         start = time.monotonic()
         fan = await join(server.port, "Fan", spectate=True, password="pw")
         assert time.monotonic() - start < 1.0
-        assert sum(1 for s in table.sessions if s.seat is None) <= 16 + 1
+        assert 8 <= sum(1 for s in table.sessions if s.seat is None) <= 16 + 1
         game.cancel()
         for c in (back, fan, friend):
             await c.close()
