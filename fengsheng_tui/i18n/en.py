@@ -188,7 +188,11 @@ UI = {
     'colour_off': 'mono',
     'lobby_none': 'No games found yet - press m to enter an address',
     'wrong_key': 'That key does nothing here; ? shows the keys',
-    'host_hint': 'Host: s starts, b/x add/remove a bot, +/- players, i identities, h characters, k deck',
+    'host_hint': 'Host: s starts, b/x add/remove a bot, +/- players, i identities, h characters, k deck, '
+                 'm mutes spectators, "/mute N" in chat mutes seat N',
+    'mute_spectators': 'mute spectators',
+    'muted': 'muted',
+    'mute_usage': 'Type /mute N or /unmute N with N a seat number',
     'players_range': 'Players: {lo} to {hi} only',
     'seats_taken': '{n} seats are taken: remove a bot first',
     'players_need_characters': '{n} players need characters (a Neutral is dealt): h turns them on first',
