@@ -5,7 +5,8 @@
 1. Lock-out: 64 half-open connections and 60 idle spectators from 127.0.0.2, then honest joins
    from 127.0.0.1 (a fresh seat, a spectator, a dropped player's token): the time each takes.
 2. Frame-cost flood: `--flooders` connections from 127.0.0.2 (a separate process) send frames at
-   the inbound cap as fast as the socket takes them, and reconnect when dropped, while victim
+   the inbound cap, each as costly to decode as its size allows, as fast as the socket takes them
+   (and a 256 KiB header every fourth), reconnecting when dropped, while victim
    tables play with 1 s timers and bots that answer at once: deadlines missed (defaults taken)
    and the worst lateness of the table loop.
 3. The server process's RSS before, at the peak, and after.
@@ -29,9 +30,13 @@ import msgpack  # noqa: E402
 
 from bots import make_bot  # noqa: E402
 from net import protocol as P  # noqa: E402
-from net.client import Client, play_as_bot  # noqa: E402
-from net.server import MAX_CLIENT_FRAME, GameServer  # noqa: E402
+from net import server as server_module  # noqa: E402
+from net.client import Client, ClientError, play_as_bot  # noqa: E402
+from net.server import GameServer  # noqa: E402
 from net.table import Table  # noqa: E402
+
+#: The inbound cap (4 KiB); a tree from before the cap existed is flooded with 256 KiB frames.
+MAX_CLIENT_FRAME = getattr(server_module, "MAX_CLIENT_FRAME", P.MAX_FRAME)
 
 ATTACKER = "127.0.0.2"
 TIMERS = {"play": 1.0, "send": 1.0, "response": 1.0, "receive": 1.0, "probe_discard": 1.0}
@@ -45,9 +50,14 @@ def rss_mib() -> float:
 
 
 async def _join_time(port: int, name: str, **kw: object) -> float:
+    """Seconds an honest join takes; infinite if it is refused (printed)."""
     start = time.perf_counter()
     client = Client()
-    await client.connect("127.0.0.1", port, name, **kw)  # type: ignore[arg-type]
+    try:
+        await client.connect("127.0.0.1", port, name, **kw)  # type: ignore[arg-type]
+    except ClientError as exc:
+        print(f"  {name}: refused: {exc.code}: {exc.message}")
+        return float("inf")
     took = time.perf_counter() - start
     await client.close()
     return took
@@ -64,7 +74,7 @@ async def lockout(port: int, table: Table) -> None:
         w.write(b"\x00\x00")
         writers.append(w)
     await asyncio.sleep(0.3)
-    times = [await _join_time(port, f"Fan{n}", spectate=True) for n in range(20)]
+    times = [await _join_time(port, f"Fan{n}", spectate=True) for n in range(5)]
     seat = await _join_time(port, "Player")
     print(f"lock-out: 64 half-open + 60 idle spectators from {ATTACKER}; "
           f"spectator joins from 127.0.0.1: median {statistics.median(times) * 1000:.1f} ms, "
@@ -75,8 +85,11 @@ async def lockout(port: int, table: Table) -> None:
 
 
 def _flood(port: int, flooders: int, seconds: float) -> None:
-    body = msgpack.packb({"type": "chat", "text": "y" * (MAX_CLIENT_FRAME - 64)})
-    frame = struct.pack(">I", len(body)) + body
+    # As costly to decode as a frame of that size can be: arrays of 15 small ints, as many as the
+    # container budget allows (an object per byte), which the schema then refuses.
+    arrays = min((MAX_CLIENT_FRAME - 64) // 16, P.MAX_CONTAINERS - 8)
+    body = msgpack.packb({"type": "chat", "text": [list(range(15))] * arrays})
+    frame = (struct.pack(">I", len(body)) + body) * max(1, 65536 // len(body))
     big = struct.pack(">I", 256 * 1024) + b"\x80" * 4096  # the old attack: now refused from its header
 
     async def one(n: int) -> None:
@@ -86,12 +99,12 @@ def _flood(port: int, flooders: int, seconds: float) -> None:
                 r, w = await asyncio.open_connection("127.0.0.1", port, local_addr=(ATTACKER, 0))
                 w.write(P.encode_frame(P.hello(f"f{n}", spectate=True)))
                 while time.monotonic() < end:
-                    w.write(big if n % 4 == 0 else frame * 16)
-                    await w.drain()
+                    w.write(big if n % 4 == 0 else frame)
+                    await asyncio.wait_for(w.drain(), 1.0)
                     if r.at_eof():
                         break
                     await asyncio.sleep(0)
-            except (OSError, ConnectionError):
+            except (OSError, ConnectionError, TimeoutError):
                 await asyncio.sleep(0.05)
 
     async def main() -> None:
@@ -104,9 +117,16 @@ async def flood(port: int, tables: list[Table], flooders: int, seconds: float) -
     clients = []
     for table in tables:
         client = Client()
-        await client.connect("127.0.0.1", port, "victim", table=table.name)
+        await client.connect("127.0.0.1", port, "victim", table=table.name, token=table.host_token)
         clients.append(client)
-    games = [asyncio.create_task(play_as_bot(c, lambda s: make_bot("random", s, 3))) for c in clients]
+
+    async def games_in_a_row(client: Client) -> None:
+        """The victim hosts its table: one game after another for as long as the flood lasts."""
+        while True:
+            await play_as_bot(client, lambda s: make_bot("random", s, 3), until_over=True)
+            await client.op("start")
+
+    games = [asyncio.create_task(games_in_a_row(c)) for c in clients]
     proc = multiprocessing.get_context("fork").Process(target=_flood, args=(port, flooders, seconds))
     before = sum(t.games_finished for t in tables)
     peak = rss_mib()
@@ -115,14 +135,18 @@ async def flood(port: int, tables: list[Table], flooders: int, seconds: float) -
     while time.monotonic() < end:
         await asyncio.sleep(0.5)
         peak = max(peak, rss_mib())
-    proc.join()
+    proc.join(5)
+    if proc.is_alive():
+        proc.terminate()
     for g in games:
         g.cancel()
+    decided = sum(len(t.game.choices) for t in tables if t.game is not None)
     missed = sum(t.timeouts for t in tables)
     lateness = max(t.max_lateness for t in tables)
     print(f"flood: {flooders} connections from {ATTACKER} for {seconds:g} s (frames at the {MAX_CLIENT_FRAME} B cap, "
           f"and 256 KiB headers); victim tables {len(tables)}: games finished {sum(t.games_finished for t in tables) - before}, "
-          f"deadlines missed {missed}, worst expiry lateness {lateness * 1000:.1f} ms; peak RSS {peak:.1f} MiB")
+          f"deadlines missed {missed} (choices in the last games {decided}), worst expiry lateness "
+          f"{lateness * 1000:.1f} ms; peak RSS {peak:.1f} MiB")
     for c in clients:
         await c.close()
 
@@ -138,9 +162,10 @@ async def main() -> None:
     lobby = server.add_table(Table("lobby", players=6, timers=TIMERS))
     tables = []
     for n in range(args.tables):
-        table = Table(f"v{n}", players=4, timers=TIMERS, bot_delay=0.0, auto_start=True, seed=n)
+        table = Table(f"v{n}", players=4, timers=TIMERS, bot_delay=0.0, seed=n)
         for _ in range(3):
             table.add_bot("random")
+        table.auto_start = True
         tables.append(server.add_table(table))
     await server.start()
     print(f"server RSS at start: {start_rss:.1f} MiB (pid {os.getpid()})")

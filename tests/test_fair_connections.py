@@ -402,3 +402,24 @@ async def test_a_dropped_player_is_never_shown_a_stranger_hand_by_its_own_token(
         await me.close()
     finally:
         await server.close()
+
+
+async def test_a_seat_whose_connection_went_silent_can_be_taken_back_by_its_token() -> None:
+    """A connection that died without a word (no FIN: a laptop off the network) stops counting as
+    live once it has been silent past the live window (45 s; 0.3 s here), so its owner is not
+    locked out of his own seat until the idle timeout."""
+    table = Table("t", players=4, timers=LONG)
+    table.seats.live_silence = 0.3
+    server = await started(table)
+    try:
+        first = await join(server.port, "Me")
+        assert (await refused(server.port, "Me", token=first.token)).code == P.SEAT_TAKEN
+        await asyncio.sleep(0.5)
+        again = await join(server.port, "Me", token=first.token)
+        assert again.seat == first.seat
+        bye = await until(first, lambda m: m["type"] == "bye")
+        assert "replaced" in bye["reason"]
+        await again.close()
+        await first.close()
+    finally:
+        await server.close()
