@@ -48,6 +48,8 @@ GUESTS_DIR = "ssh-guests"
 #: Longest name the server accepts (net.protocol.NAME).
 NAME_LIMIT = 24
 DEFAULT_SIZE = (80, 24)
+#: The largest window a guest's client is given (columns, rows): a bigger one is clipped.
+MAX_SIZE = (400, 150)
 #: Tries at the prompt that ended with a refused or crashed client, before the door hangs up.
 MAX_ATTEMPTS = 5
 #: Client variables passed on to the game client (display only); everything else is dropped.
@@ -471,8 +473,9 @@ class _Session(asyncssh.SSHServerSession):
     # ------------------------------------------------------------------ the prompt
 
     def _resize(self, width: int, height: int, pixwidth: int = 0, pixheight: int = 0) -> None:
-        self.size = (width or DEFAULT_SIZE[0], height or DEFAULT_SIZE[1])
-        self.pixels = (pixwidth, pixheight)
+        """Follow the guest's window, within MAX_SIZE: a client paints every cell it is told of."""
+        self.size = (min(width, MAX_SIZE[0]) or DEFAULT_SIZE[0], min(height, MAX_SIZE[1]) or DEFAULT_SIZE[1])
+        self.pixels = (min(pixwidth, 65535), min(pixheight, 65535))
 
     def _write(self, text: str) -> None:
         if self.chan is not None and not self.closed:
@@ -652,8 +655,8 @@ class _Session(asyncssh.SSHServerSession):
         self.tail.clear()
         self.output_done.clear()
         self.stage = "playing"
-        log.info("ssh: %s plays as %r%s (client pid %d)", self.who, self.name, " (watching)" if spectate else "",
-                 self.child.pid)
+        log.info("ssh: %s plays as %r%s (client pid %d, %dx%d)", self.who, self.name,
+                 " (watching)" if spectate else "", self.child.pid, *self.size)
         if self.closed:
             self.hang_up()
         else:
