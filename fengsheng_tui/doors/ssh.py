@@ -251,6 +251,14 @@ class SshDoor:
             return
         self._spare_task = asyncio.get_running_loop().create_task(self._make_spare())
 
+    def spare_unneeded(self) -> None:
+        """The last guest at the prompt has gone: end the waiting spare rather than keep it idle."""
+        if self._spare is not None and not any(
+            s.stage in ("name", "password", "waiting", "watch") for s in self.sessions
+        ):
+            spare, self._spare = self._spare, None
+            spare.discard()
+
     async def _make_spare(self) -> None:
         try:
             spare = await _Client.spawn(self.data_dir / GUESTS_DIR)
@@ -830,6 +838,7 @@ class _Session(asyncssh.SSHServerSession):
             self._timer.cancel()
             self._timer = None
         self.door.sessions.discard(self)
+        self.door.spare_unneeded()
         self._close_master()
         child = self.child
         if child is not None and child.returncode is None:

@@ -378,12 +378,25 @@ def test_limits_per_address_in_all_and_before_a_name(game_host, keys) -> None:
         other.read_until(PROMPT.encode())
         full = run_ssh(ssh_command(port, "gus", key, "-o", "BindAddress=127.0.0.3", tty="-tt"))
         assert full.returncode == 1 and "the door is full (3 guests)" in full.stderr
+        assert len(door_clients(host)) == 1  # one spare, however many guests wait at the prompt
         for guest in waiting:
             status, err = guest.finish(timeout=10)
             assert status == 1 and "no name after 2 s" in err
+        deadline = time.monotonic() + 5
+        while door_clients(host):  # nobody at the prompt any more: the spare goes too
+            assert time.monotonic() < deadline, door_clients(host)
+            time.sleep(0.05)
     finally:
         for guest in waiting:
             guest.stop()
+
+
+def door_clients(host: Host) -> list[int]:
+    """The host's live child processes that are game clients of the door."""
+    from .test_ssh import children
+
+    return [pid for pid in children(host.process.pid) if running(pid)
+            and b"fengsheng_tui.doors.ssh_guest" in Path(f"/proc/{pid}/cmdline").read_bytes()]
 
 
 def test_password_table_asks_and_backs_off(game_host, keys) -> None:
