@@ -22,6 +22,8 @@ BAD_FLAGS = [
     (["host", "--port", "-1"], "--port", "1 to 65535"),
     (["host", "--bots", "12"], "--bots", "0 to 9"),
     (["host", "--bot-delay", "-3"], "--bot-delay", "0 to 3600"),
+    (["host", "--deck", "tarot"], "--deck", "resolved, fixed_method_by_function"),
+    (["host", "--character-choices", "5"], "--character-choices", "choose from 2, 3"),
     (["play", "--players", "12"], "--players", "3 to 9"),
     (["play", "--bots", "genius"], "--bots", "random, basic, normal"),
     (["play", "--bot-delay", "soon"], "--bot-delay", "seconds"),
@@ -55,6 +57,16 @@ def test_the_installed_command_refuses_a_bad_flag_with_exit_2_and_no_traceback()
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "--port" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(("argv", "allowed"), [
+    (["--identities", "foo"], "choose one of default, novice"),
+    (["--players", "5", "--no-characters"], "without characters choose a configuration with no neutrals"),
+])
+def test_a_table_the_rules_do_not_allow_is_refused_with_exit_2(argv: list[str], allowed: str) -> None:
+    proc = subprocess.run([sys.executable, "-m", "fengsheng_tui.cli", "host", "--port", "0", "--no-advertise", *argv],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2 and allowed in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_version_comes_from_the_package_metadata(capsys: pytest.CaptureFixture[str]) -> None:

@@ -53,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="play with characters (default: only when the players or identities need them)")
     parser.add_argument("--character-choices", type=int, choices=(2, 3), default=3, metavar="2|3",
                         help="characters dealt to each player to pick from (default: 3)")
-    parser.add_argument("--deck", default="resolved", metavar="NAME",
+    parser.add_argument("--deck", type=options.deck, default="resolved", metavar="NAME",
                         help="deck variant: resolved (default), fixed_method_by_function, seed000_literal, later")
     parser.add_argument("--bots", type=options.count(0, 9), default=0, metavar="K", help="seat K bots now")
     parser.add_argument("--password", default=None, help="table password")
@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     async def main() -> int:
+        from engine import ConfigError
         from fengsheng_tui.local_game import needs_characters
         from net.journal import JournalError
         from net.server import DEFAULT_PORT, GameServer
@@ -119,6 +120,9 @@ def run(args: argparse.Namespace) -> int:
                 )
                 for _ in range(args.bots):
                     table.add_bot()
+        except ConfigError as exc:  # the flags name a table the rules do not allow
+            print(f"fengsheng host: {exc}", file=sys.stderr)
+            return 2
         except (JournalError, OSError, ValueError) as exc:
             print(f"fengsheng host: {exc}", file=sys.stderr)
             return 1

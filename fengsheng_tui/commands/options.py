@@ -44,6 +44,14 @@ def bot_level(text: str) -> str:
     return text
 
 
+def deck(text: str) -> str:
+    from engine.cards import deck_variants
+
+    if text not in deck_variants():
+        raise argparse.ArgumentTypeError(f"no deck {text!r}: choose {', '.join(deck_variants())}")
+    return text
+
+
 def seconds(text: str) -> float:
     try:
         value = float(text)

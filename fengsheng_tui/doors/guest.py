@@ -25,8 +25,9 @@ class GuestDoor:
     default_name: str = ""
     ask_password: bool = False
     idle_seconds: float = NAME_IDLE_SECONDS
-    #: This guest's seat tokens (a browser door keeps one file per browser); None: in memory only.
-    seats_file: str | None = None
+    #: Keep seat tokens in the config folder (FENGSHENG_CONFIG: the web door gives each browser
+    #: its own), so that joining again under the same name takes the seat back.
+    keep_seats: bool = False
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ask-password", action="store_true", help="the table has a password: ask for it")
     parser.add_argument("--idle", type=float, default=NAME_IDLE_SECONDS, help="seconds to enter a name")
     parser.add_argument("--lang", choices=("zh", "en"), default=None)
-    parser.add_argument("--seats", default=None, metavar="FILE", help="keep seat tokens in FILE")
+    parser.add_argument("--keep-seats", action="store_true", help="keep seat tokens in the config folder")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     from fengsheng_tui.app import FengshengApp
 
     door = GuestDoor(args.host, args.port, args.table, args.name[:NAME_MAX], args.ask_password, args.idle,
-                     args.seats)
+                     args.keep_seats)
     app = FengshengApp(lang=args.lang, player_name=door.default_name, guest=door)
     app.run()
     return int(app.return_code or 0)
