@@ -8,11 +8,14 @@ engine game with bots in-process and yields the very same dicts (`welcome`, `upd
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from .seat_tokens import SeatTokens
+
+log = logging.getLogger("fengsheng.client")
 
 
 class SessionClosed(ConnectionError):
@@ -92,6 +95,7 @@ class NetSession:
                 raise SessionClosed(exc.message, exc.code) from None
             else:
                 client, welcome = await self._without_stale_token(stored)
+        log.info("joined %s at %s: seat %s", welcome.get("table"), self.address, welcome.get("seat"))
         self.token = client.token or self.token
         self._client = client
         self._welcome = welcome
@@ -154,7 +158,9 @@ class NetSession:
                     self._note_over(bool((msg.get("view") or {}).get("over")))
                 yield msg
         except (OSError, asyncio.IncompleteReadError, ConnectionError) as exc:
+            log.warning("connection to %s lost: %s", self.address, exc)
             raise SessionClosed(str(exc)) from exc
+        log.info("%s closed the connection", self.address)
         raise SessionClosed("the server closed the connection")
 
     def _note_over(self, over: bool) -> None:
