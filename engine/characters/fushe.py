@@ -40,7 +40,7 @@ def _task(game: Game, seat: int, ctx: dict[str, Any]) -> bool:
     """A victory declared while nobody has died is his instead: the declaration fails (its co-winners too)."""
     s = game.state
     declaring = s.declaring
-    if s.deaths or declaring is None or ctx.get("declarer") == seat or not s.seats[seat].in_game:
+    if s.deaths or declaring is None or ctx.get("declarer") == seat or not game.standing(seat):
         return False
     game.log("declaration_void", seat=declaring["declarer"], by=seat)
     game.log("task_completed", seat=seat, character="fushe")
