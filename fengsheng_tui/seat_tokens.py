@@ -19,16 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .paths import config_dir
+
 FILE_NAME = "seats.json"
 LIMIT = 32  # seats kept at most; the oldest go first
 
 
 def tokens_path() -> Path:
-    env = os.environ.get("FENGSHENG_CONFIG")
-    if env:
-        return Path(env).parent / FILE_NAME
-    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return base / "fengsheng" / FILE_NAME
+    return config_dir() / FILE_NAME
 
 
 @dataclass

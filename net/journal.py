@@ -1,27 +1,38 @@
 """Append-only table journals and per-seat replays, so a `kill -9` of the host loses nothing.
 
-A journal is a file of records, each a 4-byte big-endian length and one msgpack map:
-a `start` record (table name, config, seed, seat names, tokens, bots, host token), then one
-`choice` record per applied choice, then an `end` record. Each batch of choices is handed to the
-OS (`flush`) before the server tells anyone about it, so whatever a client has seen survives the
-server process dying, and fsynced just after the frames are sent (`sync`), so a power cut loses at
-most the batch in flight.
-A record cut short by the crash is ignored on reading and truncated away on resume.
+A journal starts with the 8 bytes `MAGIC`, then holds records, each a 4-byte big-endian length,
+the 4-byte big-endian CRC-32 of the body, and the body, one msgpack map: a `start` record (table
+name, config, seed, seat names, tokens, bots, host token, password), then one `choice` record per
+applied choice, then an `end` record. Each batch of choices is handed to the OS (`flush`) before
+the server tells anyone about it, so whatever a client has seen survives the server process dying,
+and fsynced just after the frames are sent (`sync`), so a power cut loses at most the batch in
+flight.
+
+Reading tells a torn tail (the last record cut short by a crash: nothing whole follows it) from
+damage before the end (whole records follow a bad one). A torn tail is reported and dropped when
+the table resumes; damage refuses the resume unless the loss is accepted, and the damaged file is
+then kept aside before anything is cut (`Table.resume`). Journals, records and replays are
+owner-only files in owner-only folders (net/private_files.py).
 """
 
 from __future__ import annotations
 
 import os
 import struct
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import msgpack
 
+from net.private_files import create_private, open_private, sync_dir, write_private
 from net.protocol import PROTOCOL_VERSION
 
-_HEADER = struct.Struct(">I")
+#: The first bytes of a journal of this format (2: checksummed records).
+MAGIC = b"FSJRNL2\n"
+_HEADER = struct.Struct(">II")  # body length, CRC-32 of the body
+_OLD_HEADER = struct.Struct(">I")
 #: A journal record larger than this is corruption, not data.
 MAX_RECORD = 1024 * 1024
 JOURNAL_SUFFIX = ".journal"
@@ -32,9 +43,17 @@ class JournalError(ValueError):
     """The file is not a table journal (or its start record is unreadable)."""
 
 
+class JournalDamaged(JournalError):
+    """Whole records follow a bad one: resuming would lose the choices after it."""
+
+    def __init__(self, message: str, damage: Damage) -> None:
+        super().__init__(message)
+        self.damage = damage
+
+
 def _pack(record: dict[str, Any]) -> bytes:
     body: bytes = msgpack.packb(record, use_bin_type=True)
-    return _HEADER.pack(len(body)) + body
+    return _HEADER.pack(len(body), zlib.crc32(body)) + body
 
 
 class Journal:
@@ -46,21 +65,18 @@ class Journal:
 
     @classmethod
     def create(cls, path: Path, start: dict[str, Any]) -> Journal:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        journal = cls(path, open(path, "xb"))  # noqa: SIM115 - lives as long as the table
+        handle = create_private(path)  # lives as long as the table
+        handle.write(MAGIC)
+        journal = cls(path, handle)
         journal.append({"t": "start", "version": PROTOCOL_VERSION, **start}, sync=True)
-        # The directory entry must be durable too, or the file may vanish with the crash.
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        sync_dir(path.parent)  # the directory entry must be durable too, or the file may vanish
         return journal
 
     @classmethod
     def reopen(cls, path: Path, valid_bytes: int) -> Journal:
-        """Open an existing journal for appending after its last complete record."""
-        handle = open(path, "r+b")  # noqa: SIM115
+        """Open an existing journal for appending after its last whole record. Whatever lies past
+        `valid_bytes` must already have been reported (a torn tail) or kept aside (accepted damage)."""
+        handle = open_private(path)
         handle.truncate(valid_bytes)
         handle.seek(valid_bytes)
         return cls(path, handle)
@@ -85,35 +101,106 @@ class Journal:
             self._file.close()
 
 
+@dataclass(frozen=True)
+class Damage:
+    """Where reading stopped, and what lies after it.
+
+    `torn`: nothing whole follows (the crash cut the last record short: `size` bytes at `offset`).
+    Otherwise whole records follow the bad one: `choices_after` choices (and the end, if
+    `end_after`) would be lost by resuming from `offset`."""
+
+    offset: int
+    size: int
+    torn: bool
+    choices_after: int = 0
+    end_after: bool = False
+
+    def describe(self, path: Path) -> str:
+        if self.torn:
+            return (f"{path}: the last record is torn ({self.size} bytes at offset {self.offset}, cut short "
+                    "by a crash); it is dropped")
+        lost = f"{self.choices_after} recorded choice{'s' if self.choices_after != 1 else ''}"
+        if self.end_after:
+            lost += " and the game's end"
+        return (f"{path}: damaged record at byte offset {self.offset}: resuming would lose it and the "
+                f"{lost} after it")
+
+
 @dataclass
 class JournalContents:
-    """What `read_journal` recovered: the start record, the choices, and how many bytes were whole."""
+    """What `read_journal` recovered: the start record, the choices, how many bytes were whole,
+    and the damage after them, if any."""
 
     start: dict[str, Any]
     choices: list[tuple[int, int, str]] = field(default_factory=list)
     end: dict[str, Any] | None = None
     valid_bytes: int = 0
+    damage: Damage | None = None
+
+
+def _record_at(data: bytes, offset: int) -> tuple[dict[str, Any], int] | None:
+    """The whole, checksummed record at `offset` and the offset after it, or None."""
+    if offset + _HEADER.size > len(data):
+        return None
+    length, crc = _HEADER.unpack_from(data, offset)
+    end = offset + _HEADER.size + length
+    if length > MAX_RECORD or end > len(data):
+        return None
+    body = data[offset + _HEADER.size : end]
+    if zlib.crc32(body) != crc:
+        return None
+    try:
+        record = msgpack.unpackb(body, raw=False, strict_map_key=True)
+    except Exception:  # a checksum collision on garbage: not a record
+        return None
+    if not isinstance(record, dict):
+        return None
+    return record, end
+
+
+def _records_from(data: bytes, offset: int) -> tuple[list[dict[str, Any]], int]:
+    records = []
+    while (found := _record_at(data, offset)) is not None:
+        record, offset = found
+        records.append(record)
+    return records, offset
+
+
+def _after_damage(data: bytes, offset: int) -> list[dict[str, Any]] | None:
+    """The whole records after a bad one at `offset` (found by looking for the next record whose
+    checksum holds), or None when nothing whole follows: a torn tail."""
+    for candidate in range(offset + 1, len(data) - _HEADER.size + 1):
+        if _record_at(data, candidate) is not None:
+            return _records_from(data, candidate)[0]
+    return None
+
+
+def _old_format(data: bytes) -> bool:
+    """A journal written before records had checksums: a bare length, then a `start` map."""
+    if len(data) < _OLD_HEADER.size:
+        return False
+    (length,) = _OLD_HEADER.unpack_from(data)
+    body = data[_OLD_HEADER.size : _OLD_HEADER.size + length]
+    if length > MAX_RECORD or len(body) != length:
+        return False
+    try:
+        record = msgpack.unpackb(body, raw=False, strict_map_key=True)
+    except Exception:
+        return False
+    return isinstance(record, dict) and record.get("t") == "start"
 
 
 def read_journal(path: Path) -> JournalContents:
     data = path.read_bytes()
-    offset = 0
-    records: list[dict[str, Any]] = []
-    while offset + _HEADER.size <= len(data):
-        (length,) = _HEADER.unpack_from(data, offset)
-        if length > MAX_RECORD or offset + _HEADER.size + length > len(data):
-            break  # cut short by the crash
-        body = data[offset + _HEADER.size : offset + _HEADER.size + length]
-        try:
-            record = msgpack.unpackb(body, raw=False, strict_map_key=True)
-        except Exception:  # a torn write: everything before it is still good
-            break
-        if not isinstance(record, dict):
-            break
-        records.append(record)
-        offset += _HEADER.size + length
-    if not records or records[0].get("t") != "start":
+    if not data.startswith(MAGIC):
+        if _old_format(data):
+            raise JournalError(
+                f"{path} is a journal of an older format (records without checksums): this version cannot "
+                "resume it; finish that game with the version that wrote it")
         raise JournalError(f"{path} is not a table journal")
+    records, offset = _records_from(data, len(MAGIC))
+    if not records or records[0].get("t") != "start":
+        raise JournalError(f"{path} is not a table journal (its start record is unreadable)")
     contents = JournalContents(start=records[0], valid_bytes=offset)
     for record in records[1:]:
         if record.get("t") == "choice":
@@ -121,17 +208,30 @@ def read_journal(path: Path) -> JournalContents:
             contents.choices.append((int(seat), int(prompt_id), str(option)))
         elif record.get("t") == "end":
             contents.end = record
+    if offset < len(data):
+        after = _after_damage(data, offset)
+        if after is None:
+            contents.damage = Damage(offset, len(data) - offset, torn=True)
+        else:
+            contents.damage = Damage(
+                offset, len(data) - offset, torn=False,
+                choices_after=sum(1 for r in after if r.get("t") == "choice"),
+                end_after=any(r.get("t") == "end" for r in after))
     return contents
+
+
+def keep_aside(path: Path) -> Path:
+    """Copy a damaged journal next to itself, whole, before a resume that accepted the loss cuts it."""
+    number = 1
+    while (aside := path.with_name(f"{path.name}.damaged-{number}")).exists():
+        number += 1
+    write_private(aside, path.read_bytes())
+    return aside
 
 
 def write_replay(path: Path, replay: dict[str, Any]) -> None:
     """One seat's replay: only what that seat was shown (its projected events and final view)."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with open(tmp, "wb") as handle:
-        handle.write(msgpack.packb({"version": PROTOCOL_VERSION, **replay}, use_bin_type=True))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    write_private(path, msgpack.packb({"version": PROTOCOL_VERSION, **replay}, use_bin_type=True))
 
 
 def read_replay(path: Path) -> dict[str, Any]:

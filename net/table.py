@@ -32,7 +32,16 @@ from engine.prompts import KINDS
 from engine.view import SEAT_KEYS, SeatPart, merge, public_view, seat_part
 from net import protocol as P
 from net.connection import FramedConnection
-from net.journal import REPLAY_SUFFIX, Journal, JournalError, read_journal, write_replay
+from net.journal import (
+    REPLAY_SUFFIX,
+    Journal,
+    JournalDamaged,
+    JournalError,
+    keep_aside,
+    read_journal,
+    write_replay,
+)
+from net.private_files import write_private
 from net.records import pack_record
 from net.seats import LOBBY, OVER, PLAYING, Seats, SeatSlot, Session
 
@@ -463,6 +472,7 @@ class Table:
                 "character_choices": self.character_choices,
                 "password": bool(self.password),
                 "timers": dict(self.timers),
+                "spectators_muted": self.seats.spectators_muted,
                 "you": session.seat,
                 "host": session.is_host,
                 "seats": self.seats.lobby_entries(),
@@ -471,18 +481,19 @@ class Table:
 
     # ------------------------------------------------------------------ joining and leaving
 
-    def _hello(self, conn: FramedConnection, msg: dict[str, Any], reply: asyncio.Future[Session | None]) -> None:
+    def _hello(self, conn: FramedConnection, msg: dict[str, Any], reply: asyncio.Future[Session | P.ProtocolError]) -> None:
+        """Seat (or refuse) a hello; `reply` gets the session, or the refusal already sent."""
         seats = self.seats
         is_host = seats.is_host_token(msg["token"])
+        refused = seats.refusal(msg, is_host, self.phase, self.players, self.password)
+        if refused is not None:
+            conn.send(refused.to_message())
+            reply.set_result(refused)
+            return
         if self.phase == OVER and not msg["spectate"] and msg["token"] is None:
             # Someone sits down after the end: the table gathers for the next game.
             self._to_lobby()
             log.info("%s: back to the lobby for the next game", self.name)
-        refused = seats.refusal(msg, is_host, self.phase, self.players, self.password)
-        if refused is not None:
-            conn.send(refused.to_message())
-            reply.set_result(None)
-            return
         session = seats.admit(conn, msg, is_host, self.phase)
         session.send(P.welcome(session.seat, seats.welcome_token(session), self.name, session.is_host))
         reply.set_result(session)
@@ -513,6 +524,9 @@ class Table:
     # ------------------------------------------------------------------ chat and readiness
 
     def _chat(self, session: Session, text: str) -> None:
+        if self.seats.muted(session):
+            session.send(P.error(P.BAD_STATE, "the host has muted you: your chat reaches nobody"))
+            return
         if not session.chat_limiter.allow():
             session.send(P.error(P.RATE_LIMITED, "chat: at most one line a second"))
             return
@@ -543,7 +557,7 @@ class Table:
         except OpError as exc:
             session.send(P.error(exc.code, exc.message))
             return
-        log.info("%s: host: %s %s", self.name, command, args or "")
+        log.info("%s: host: %s %s", self.name, command, _loggable(args) or "")
         self._dirty = True
 
     def _lobby_only(self, what: str) -> None:
@@ -691,6 +705,15 @@ class Table:
             if slot.bot is None and self.game is not None:
                 slot.bot = self._new_bot(STANDIN_LEVEL, slot.index)
         log.info("%s: kicked %s from seat %d", self.name, slot.name, slot.index)
+
+    def _op_mute(self, args: dict[str, Any]) -> None:
+        """Mute (`on`, default true) one seat's chat (`seat`) or every spectator's (`spectators`)."""
+        on = self._arg(args, "on", bool, True)
+        if "spectators" in args:
+            if self._arg(args, "spectators", bool):
+                self.seats.spectators_muted = on
+            return
+        self._seat_arg(args).muted = on
 
     def _op_start(self, args: dict[str, Any]) -> None:
         if self.phase == OVER:  # a rematch with whoever is here
@@ -917,8 +940,7 @@ class Table:
         self.journal.close()
         path = self.journal.path
         self.journal = None
-        with open(path.with_suffix(".record"), "wb") as handle:
-            handle.write(pack_record(game.record()))
+        write_private(path.with_suffix(".record"), pack_record(game.record()))
         public = {"players": s.config.players, "identities": s.config.identities, "deck": s.config.deck,
                   "characters": s.config.characters}
         for seat in [*range(len(self.slots)), None]:
@@ -932,13 +954,25 @@ class Table:
     # ------------------------------------------------------------------ resume after a crash
 
     @classmethod
-    def resume(cls, path: Path, **options: Any) -> Table:
+    def resume(cls, path: Path, accept_loss: bool = False, **options: Any) -> Table:
         """Rebuild a table from its journal: same config, seed and choices, hence the same state.
 
         Seats keep their tokens, so players reconnect as before; until they do they count as
-        offline (short deadlines, then a stand-in bot).
+        offline (short deadlines, then a stand-in bot). A torn last record (a crash mid-write) is
+        reported and dropped. Damage with whole records after it refuses the resume (JournalDamaged,
+        the file untouched) unless `accept_loss`: then the whole file is first copied aside.
         """
         contents = read_journal(path)
+        damage = contents.damage
+        if damage is not None and not damage.torn:
+            if not accept_loss:
+                raise JournalDamaged(
+                    f"{damage.describe(path)}. Nothing was changed; to resume from the "
+                    f"{len(contents.choices)} choices before it, accept the loss (--accept-loss)", damage)
+            log.warning("%s; the loss is accepted, the whole file is kept as %s", damage.describe(path),
+                        keep_aside(path))
+        elif damage is not None:
+            log.warning("%s", damage.describe(path))
         start = contents.start
         config = GameConfig.from_dict(start["config"])
         table = cls(
@@ -991,6 +1025,15 @@ def _first_identities(players: int, characters: bool = False) -> str:
             if counts[2] == 0:
                 return name
     return next(iter(options))
+
+
+#: Host-op arguments whose value the log never shows (the console may be read by other players).
+SECRET_ARGS = frozenset({"password", "token", "host_token"})
+
+
+def _loggable(args: dict[str, Any]) -> dict[str, Any]:
+    """A host op's arguments as the log shows them: a secret only as set or cleared."""
+    return {key: ("(set)" if value else "(cleared)") if key in SECRET_ARGS else value for key, value in args.items()}
 
 
 def _file_name(name: str) -> str:

@@ -11,14 +11,16 @@ from __future__ import annotations
 import argparse
 import sys
 
+from fengsheng_tui.commands import options
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--connect", required=True, metavar="HOST:PORT", help="the server to join")
-    parser.add_argument("--count", type=int, default=1, metavar="N", help="how many bots (default: 1)")
-    parser.add_argument("--level", default="normal", metavar="L", help="bot level (default: normal)")
+    parser.add_argument("--count", type=options.count(1, 9), default=1, metavar="N", help="how many bots (default: 1)")
+    parser.add_argument("--level", type=options.bot_level, default="normal", metavar="L", help="bot level (default: normal)")
     parser.add_argument("--table", default=None, metavar="T", help="table name when the server has several")
     parser.add_argument("--password", default=None, metavar="PW", help="table password")
-    parser.add_argument("--delay", type=float, default=0.5, metavar="S", help="pause before each answer")
+    parser.add_argument("--delay", type=options.seconds, default=0.5, metavar="S", help="pause before each answer")
     parser.add_argument("--once", action="store_true", help="leave after one game is over")
 
 
@@ -36,14 +38,6 @@ def parse_address(text: str) -> tuple[str, int]:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from bots import LEVELS
-
-    if args.level not in LEVELS:
-        print(f"fengsheng bot: no level {args.level!r}; choose one of {', '.join(LEVELS)}", file=sys.stderr)
-        return 2
-    if not 1 <= args.count <= 9:
-        print("fengsheng bot: --count must be 1..9", file=sys.stderr)
-        return 2
     try:
         host, port = parse_address(args.connect)
     except ValueError as exc:

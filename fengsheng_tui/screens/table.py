@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -114,12 +115,12 @@ class TableScreen(FsScreen):
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
         self.set_class(small, "-too-small")
         if small:
-            self.query_one("#too-small", Static).update(words("too_small", w=width, h=height))
+            self.query_one("#too-small", Static).update(Text(words("too_small", w=width, h=height)))
         self.query_one(StatusBar).show(state, words, layout=False)
         banner = self.query_one(Banner)
         if banner.display != app.connection_lost:
             banner.display = app.connection_lost
-        banner.update(words("lost_conn"), layout=False)
+        banner.update(Text(words("lost_conn")), layout=False)
         # With characters the seat rows need the room: the message panel gives some up.
         self.set_class(any(seat.get("character") for seat in state.seats), "-characters")
         self.set_class(width >= WIDE, "-wide")

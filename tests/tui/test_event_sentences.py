@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from fengsheng_tui.client_state import ClientState
-from fengsheng_tui.i18n import LANGS, Words
+from fengsheng_tui.i18n import LANGS, Words, events
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 SEATS = [{"index": i, "name": name} for i, name in enumerate(("甲", "乙", "丙", "丁"))]
@@ -103,7 +103,7 @@ def test_every_kind_has_a_sentence_with_its_secret_for_those_who_see_it(kind: st
     secret, public = KINDS[kind]
     event = {"seq": 1, "kind": kind, **{f: SAMPLE[f] for f in public}}
     seen = {**event, **{f: SECRET_SAMPLE[f] for f in secret}}
-    generic = words._generic(seen, {"seat": "乙"})
+    generic = events.generic(words, seen, {"seat": "乙"})
     for ev in (seen, event):
         if ev is event and kind == "identity":
             assert words.event(ev, SEATS, 0) is None  # nothing to say without the secret
