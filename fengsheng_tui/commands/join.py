@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,6 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--spectate", action="store_true", help="watch without taking a seat")
     parser.add_argument("--host-token", default=None, metavar="TOKEN",
                         help="the host token `fengsheng host` printed: join with the host rights")
+    parser.add_argument("--log", type=Path, default=None, metavar="FILE",
+                        help="append the client's and Textual's log to FILE (see docs/logging.md)")
     parser.add_argument("--mono", action=argparse.BooleanOptionalAction, default=None,
                         help="no colours (红/蓝/黑 are always written); default: as saved in Settings")
     parser.add_argument("--interface", dest="interfaces", action="append", metavar="IP",
@@ -27,6 +30,13 @@ def run(args: argparse.Namespace) -> int:
 
     if not has_tty():
         print(NO_TTY.format(cmd="join"), file=sys.stderr)
+        return 2
+    from fengsheng_tui.logs import start_logging
+
+    try:
+        start_logging(args.log)
+    except OSError as exc:
+        print(f"fengsheng join: --log: {exc}", file=sys.stderr)
         return 2
     from fengsheng_tui.app import FengshengApp
     from fengsheng_tui.preferences import resolve_lang

@@ -14,27 +14,6 @@ from dataclasses import dataclass
 NAME_IDLE_SECONDS = 300.0
 NAME_MAX = 20
 
-WORDS = {
-    "zh": {
-        "title": "风声 · 加入牌桌 {table}",
-        "name": "你的名字",
-        "password": "牌桌密码",
-        "hint": "输入名字后按 Enter 入座；Tab 换到下一栏；Esc 离开。",
-        "empty": "请先输入名字。",
-        "too_long": "名字最多 {n} 个字。",
-        "idle": "太久没有输入名字，已断开。",
-    },
-    "en": {
-        "title": "风声 · join the table {table}",
-        "name": "your name",
-        "password": "table password",
-        "hint": "Type your name and press Enter to sit down; Tab moves to the next field; Esc leaves.",
-        "empty": "Type a name first.",
-        "too_long": "A name has at most {n} characters.",
-        "idle": "No name was entered for too long: disconnected.",
-    },
-}
-
 
 @dataclass(frozen=True)
 class GuestDoor:
@@ -46,6 +25,9 @@ class GuestDoor:
     default_name: str = ""
     ask_password: bool = False
     idle_seconds: float = NAME_IDLE_SECONDS
+    #: Keep seat tokens in the config folder (FENGSHENG_CONFIG: the web door gives each browser
+    #: its own), so that joining again under the same name takes the seat back.
+    keep_seats: bool = False
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ask-password", action="store_true", help="the table has a password: ask for it")
     parser.add_argument("--idle", type=float, default=NAME_IDLE_SECONDS, help="seconds to enter a name")
     parser.add_argument("--lang", choices=("zh", "en"), default=None)
+    parser.add_argument("--keep-seats", action="store_true", help="keep seat tokens in the config folder")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from fengsheng_tui.app import FengshengApp
 
-    door = GuestDoor(args.host, args.port, args.table, args.name[:NAME_MAX], args.ask_password, args.idle)
+    door = GuestDoor(args.host, args.port, args.table, args.name[:NAME_MAX], args.ask_password, args.idle,
+                     args.keep_seats)
     app = FengshengApp(lang=args.lang, player_name=door.default_name, guest=door)
     app.run()
     return int(app.return_code or 0)

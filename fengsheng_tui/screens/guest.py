@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from ..doors.guest import NAME_MAX, WORDS, GuestDoor
+from ..doors.guest import NAME_MAX, GuestDoor
 from ..safe_text import clean
 
 
@@ -33,8 +33,7 @@ class GuestScreen(Screen[None]):
         self.ask_password = ask_password or door.ask_password
 
     def words(self, key: str, **kw: object) -> str:
-        lang = getattr(getattr(self.app, "words", None), "lang", "zh")
-        return WORDS.get(lang, WORDS["zh"])[key].format(**kw)
+        return str(self.app.words(f"door_{key}", **kw))  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
         from textual.containers import Vertical
@@ -74,12 +73,17 @@ class GuestScreen(Screen[None]):
         self.sit_down(name, password or None)
 
     def sit_down(self, name: str, password: str | None) -> None:
+        """Join under this name; with `keep_seats`, a seat held under it before (in this config
+        folder's seats file) comes back."""
+        from ..seat_tokens import SeatTokens
         from ..session import NetSession
 
         app = self.app
         app.player_name = name  # type: ignore[attr-defined]
         app.pop_screen()
-        app.open_table(NetSession(self.door.host, self.door.port, name, password=password))  # type: ignore[attr-defined]
+        seats = SeatTokens() if self.door.keep_seats else None
+        app.open_table(NetSession(self.door.host, self.door.port, name, password=password,  # type: ignore[attr-defined]
+                                  seats=seats))
 
     def idle(self) -> None:
         if self.is_current:

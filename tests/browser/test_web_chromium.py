@@ -25,9 +25,10 @@ async def sit_down(page: Page, url: str, name: str) -> str:
     return await page.wait_for(f"{name} (你)", 40)
 
 
-async def make_a_choice(page: Page, host: Host, seat: int, timeout: float = 90.0) -> str:
-    """Answer our prompts from the keyboard (pass, else the first card) until the server took one."""
-    chose = re.compile(rf"seat {seat} chose (\S+)")
+async def make_a_choice(pages: dict[int, Page], host: Host, timeout: float = 90.0) -> tuple[int, str]:
+    """Answer prompts from the keyboard in every tab (pass, else the first card, else confirm)
+    until the server took a choice from one of these seats: (seat, option)."""
+    chose = re.compile(rf"seat ({'|'.join(map(str, pages))}) chose (\S+)")
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     keys = [("Space",), ("1", "Enter"), ("Enter",)]
@@ -35,13 +36,14 @@ async def make_a_choice(page: Page, host: Host, seat: int, timeout: float = 90.0
     while loop.time() < deadline:
         found = chose.search(host.log())
         if found:
-            return found.group(1)
-        if OUR_PROMPT.search(await page.screen()):
-            for key in keys[attempt % len(keys)]:
-                await page.key(key)
-            attempt += 1
+            return int(found.group(1)), found.group(2)
+        for page in pages.values():
+            if OUR_PROMPT.search(await page.screen()):
+                for key in keys[attempt % len(keys)]:
+                    await page.key(key)
+        attempt += 1
         await asyncio.sleep(0.7)
-    raise AssertionError(f"seat {seat} made no choice:\n{await page.screen()}\n{host.log()}")
+    raise AssertionError(f"no guest made a choice:\n{host.log()}")
 
 
 async def test_two_browser_guests_play_a_game(web_host: Host) -> None:
@@ -62,9 +64,18 @@ async def test_two_browser_guests_play_a_game(web_host: Host) -> None:
         for page in (first, second):
             screen = await page.wait_for("第1回合", 40)
             assert "手牌" in screen
-        seat = int(web_host.wait_log(r"Lily took seat (\d)").group(1))
-        choice = await make_a_choice(second, web_host, seat)
-        assert choice
+        seats = {int(web_host.wait_log(rf"{name} took seat (\d)").group(1)): page
+                 for name, page in (("小明", first), ("Lily", second))}
+        await make_a_choice(seats, web_host)
+        seat = next(seat for seat, page in seats.items() if page is second)
+        # A reloaded tab is a dropped seat; the same name in the same browser takes it back.
+        await second.call("Page.reload")
+        await second.wait_for("你的名字", 60)
+        await second.type_text("Lily")
+        await second.key("Enter")
+        web_host.wait_log(rf"Lily (reconnected to|took over) seat {seat}")
+        screen = await second.wait_for("Lily(你)")
+        assert "手牌" in screen
         # Every byte both tabs loaded came from the door itself.
         origin = urlsplit(web_host.url).netloc
         for page in (first, second):

@@ -169,3 +169,37 @@ async def test_nothing_sent_becomes_a_command(tmp_path: Path) -> None:
         await guests.close()
         await door.close()
     assert not trap.exists()
+
+
+async def test_each_browser_has_its_own_config_folder_named_by_a_hash() -> None:
+    """The cookie picks the guest's config folder (seat tokens, settings): only a hash of a
+    well-formed one names it; anything else gets a folder for that session alone."""
+    door = WebDoor("127.0.0.1", 9, table="--port", listen="127.0.0.1")
+    await door.start()
+    try:
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{door.port}/") as page:
+                cookie = page.headers["Set-Cookie"]
+            assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+            name, _, browser = cookie.partition(";")[0].partition("=")
+            assert name == "fengsheng_browser"
+            folders = []
+            for value in (browser, browser, "../../../../etc/passwd", "x" * 31 + "/"):
+                ws = await http.ws_connect(f"ws://127.0.0.1:{door.port}/ws",
+                                           headers={"Cookie": f"fengsheng_browser={value}"})
+                assert "你的名字".encode() in await first_bytes(ws)  # the table name did not end the argv
+                (guest,) = door.guests
+                folders.append(guest.folder)
+                assert guest.folder.parent == door.root and guest.folder.stat().st_mode & 0o077 == 0
+                assert value not in str(guest.folder)
+                await ws.close()
+                for _ in range(100):
+                    if not door.guests:
+                        break
+                    await asyncio.sleep(0.05)
+            same, again, odd, short = folders
+            assert same == again and re.fullmatch(r"[0-9a-f]{32}", same.name) and same.exists()
+            assert odd != short and odd.name.startswith("tab-") and not odd.exists() and not short.exists()
+    finally:
+        await door.close()
+    assert door.root is not None and not door.root.exists()
