@@ -288,6 +288,8 @@ EVENTS = {
         'cards_taken_one': "{seat} takes 1 card from {source}'s hand{cards}",
         'hand_given': '{seat} hands {count} cards to {to}',
         'hand_given_one': '{seat} hands 1 card to {to}',
+        'cards_kept': "{seat} keeps the {count} cards from {source} he did not draw{cards}",
+        'cards_kept_one': "{seat} keeps the 1 card from {source} he did not draw{cards}",
         'weighed': '{seat} weighs: discards {count} hand cards{cards} and draws as many',
         'weighed_one': '{seat} weighs: discards 1 hand card{cards} and draws 1',
         'card_given': '{seat} gives {to} a hand card{card}',

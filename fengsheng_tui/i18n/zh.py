@@ -285,6 +285,8 @@ EVENTS = {
         'cards_taken_one': '{seat}从{source}手中拿走1张牌{cards}',
         'hand_given': '{seat}把{count}张手牌交给{to}',
         'hand_given_one': '{seat}把1张手牌交给{to}',
+        'cards_kept': '{source}交来的牌中没抽出的{count}张留在{seat}手中{cards}',
+        'cards_kept_one': '{source}交来的牌中没抽出的1张留在{seat}手中{cards}',
         'weighed': '{seat}权衡：弃掉{count}张手牌{cards}，再摸同样多',
         'weighed_one': '{seat}权衡：弃掉1张手牌{cards}，再摸1张',
         'card_given': '{seat}交给{to}一张手牌{card}',
