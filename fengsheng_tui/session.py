@@ -55,8 +55,10 @@ class NetSession:
 
     def __init__(self, host: str, port: int, name: str, password: str | None = None,
                  table: str | None = None, spectate: bool = False, token: str | None = None,
-                 seats: SeatTokens | None = None) -> None:
+                 seats: SeatTokens | None = None, source: str | None = None) -> None:
         self.host = host
+        #: The local address to connect from (None: the system's choice).
+        self.source = source
         self.port = port
         self.name = name
         self.password = password
@@ -110,7 +112,7 @@ class NetSession:
 
         client = Client()
         welcome = await client.connect(self.host, self.port, self.name, token=token, table=self.table,
-                                       password=self.password, spectate=self.spectate)
+                                       password=self.password, spectate=self.spectate, source=self.source)
         return client, welcome
 
     async def _numbered_on(self, refusal: Any, first: int = 2) -> tuple[Any, dict[str, Any]]:

@@ -62,11 +62,13 @@ class Client:
         spectate: bool = False,
         timeout: float = CONNECT_TIMEOUT,
         bot: bool = False,
+        source: str | None = None,
     ) -> dict[str, Any]:
         """Join (or rejoin, with `token`) a table; returns the welcome or raises ClientError.
-        `bot`: a program will play this seat (`fengsheng bot`)."""
+        `bot`: a program will play this seat (`fengsheng bot`). `source`: the local address to
+        connect from (the SSH door gives each guest's machine its own loopback address)."""
         try:
-            self.conn = await open_connection(host, port, timeout=timeout)
+            self.conn = await open_connection(host, port, timeout=timeout, source=source)
         except (OSError, TimeoutError) as exc:
             raise ClientError("connect", f"cannot reach {host}:{port}: {exc}") from None
         self.conn.send(P.hello(name, token=token, table=table, password=password, spectate=spectate, bot=bot))

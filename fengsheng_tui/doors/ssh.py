@@ -110,6 +110,26 @@ def guest_id(key: asyncssh.SSHKey | None, address: str, username: str) -> str:
     return hashlib.sha256(basis.encode()).hexdigest()[:24]
 
 
+def loopback_source(peer: str) -> str:
+    """The loopback address a guest's client connects from, one per guest machine (his real
+    address, hashed into 127.0.0.0/8): the server's per-address rules (caps, failed-token back-off)
+    then count each machine apart, as they would count it joining from the LAN."""
+    digest = hashlib.sha256(peer.encode()).digest()
+    return f"127.{digest[0]}.{digest[1]}.{2 + digest[2] % 252}"
+
+
+def loopback_sources_work() -> bool:
+    """Whether this system lets a socket bind any 127.x address (Linux does; macOS only 127.0.0.1)."""
+    import socket
+
+    try:
+        with socket.socket() as probe:
+            probe.bind(("127.83.1.2", 0))
+    except OSError:
+        return False
+    return True
+
+
 def printable(text: str, limit: int = 200) -> str:
     """Text with every control and format character removed, at most `limit` characters."""
     return "".join(ch for ch in text if ch.isprintable())[:limit]
@@ -172,6 +192,9 @@ class SshDoor:
         self.table = table
         self.game_host = "127.0.0.1" if game_host in ("", "0.0.0.0") else game_host
         self.game_port = game_port
+        #: Guests' clients come from their own loopback address (`loopback_source`) when the game
+        #: listens on loopback and the system allows it.
+        self.sources = self.game_host.startswith("127.") and loopback_sources_work()
         self.data_dir = data_dir
         self.limits = limits or Limits()
         self.key: asyncssh.SSHKey | None = None
@@ -487,6 +510,7 @@ class _Session(asyncssh.SSHServerSession):
         self.name = ""
         self.notice = ""
         self.password: str | None = None
+        self.source: str | None = None
         self.attempts = 0
         self.child: asyncio.subprocess.Process | None = None
         self.master = -1
@@ -744,9 +768,10 @@ class _Session(asyncssh.SSHServerSession):
             value = sent.get(variable)
             if isinstance(value, str) and re.fullmatch(allowed, value):
                 env[variable] = value
+        self.source = loopback_source(self.conn.address) if self.door.sources else None
         config = {"host": self.door.game_host, "port": self.door.game_port, "table": self.door.table.name,
                   "name": self.name, "password": self.password, "spectate": spectate, "env": env,
-                  "cwd": str(folder)}
+                  "cwd": str(folder), "source": self.source}
         client = await self.door.client()
         if self.closed:
             client.discard()
@@ -763,8 +788,8 @@ class _Session(asyncssh.SSHServerSession):
         self.tail.clear()
         self.output_done.clear()
         self.stage = "playing"
-        log.info("ssh: %s plays as %r%s (client pid %d, %dx%d)", self.who, self.name,
-                 " (watching)" if spectate else "", self.child.pid, *self.size)
+        log.info("ssh: %s plays as %r%s (client pid %d, %dx%d, from %s)", self.who, self.name,
+                 " (watching)" if spectate else "", self.child.pid, *self.size, self.source or "loopback")
         if self.closed:
             self.hang_up()
         else:
