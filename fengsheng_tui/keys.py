@@ -162,5 +162,6 @@ TABLE_LOBBY_KEYS = (
     KeySpec("identities", "i", "identities", "identities", show=False),
     KeySpec("characters", "h", "characters", "characters", show=False),
     KeySpec("deck", "k", "deck", "deck", show=False),
+    KeySpec("mute_spectators", "m", "mute_spectators", "mute_spectators", show=False),
     KeySpec("lobby_chat_back", "escape", "back", "back", show=False),
 )

@@ -57,8 +57,6 @@ class NetSession:
                  table: str | None = None, spectate: bool = False, token: str | None = None,
                  seats: SeatTokens | None = None, source: str | None = None) -> None:
         self.host = host
-        #: The local address to connect from (None: the system's choice).
-        self.source = source
         self.port = port
         self.name = name
         self.password = password
@@ -67,6 +65,8 @@ class NetSession:
         self.token = token
         #: Where seat tokens are kept across processes (`fengsheng join`); None keeps them in memory.
         self.seats = None if spectate else seats
+        #: The local address to connect from (a door's guest: `doors.guest.loopback_source`).
+        self.source = source
         self._client: Any = None
         self._welcome: dict[str, Any] | None = None
         self._joined_table: str | None = None

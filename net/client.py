@@ -66,7 +66,7 @@ class Client:
     ) -> dict[str, Any]:
         """Join (or rejoin, with `token`) a table; returns the welcome or raises ClientError.
         `bot`: a program will play this seat (`fengsheng bot`). `source`: the local address to
-        connect from (the SSH door gives each guest's machine its own loopback address)."""
+        connect from (a door gives each guest a loopback address of his own)."""
         try:
             self.conn = await open_connection(host, port, timeout=timeout, source=source)
         except (OSError, TimeoutError) as exc:

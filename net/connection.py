@@ -518,10 +518,11 @@ class FramedConnection(asyncio.Protocol):
 
 async def open_connection(host: str, port: int, *, timeout: float = 10.0, source: str | None = None,
                           **options: Any) -> FramedConnection:
-    """Connect to a server (from the local address `source`, if given); ``options`` are passed to
+    """Connect to a server, from the local address `source` if given; ``options`` are passed to
     ``FramedConnection``."""
     loop = asyncio.get_running_loop()
-    local = (source, 0) if source else None
+    local_addr = (source, 0) if source else None
     async with asyncio.timeout(timeout):
-        _, conn = await loop.create_connection(lambda: FramedConnection(**options), host, port, local_addr=local)
+        _, conn = await loop.create_connection(lambda: FramedConnection(**options), host, port,
+                                               local_addr=local_addr)
     return conn

@@ -39,6 +39,7 @@ from typing import Any, Protocol, TextIO
 
 import asyncssh
 
+from .guest import loopback_source
 from .ssh_guest import EXIT_FULL
 
 log = logging.getLogger("fengsheng.ssh")
@@ -110,26 +111,6 @@ def guest_id(key: asyncssh.SSHKey | None, address: str, username: str) -> str:
     return hashlib.sha256(basis.encode()).hexdigest()[:24]
 
 
-def loopback_source(peer: str) -> str:
-    """The loopback address a guest's client connects from, one per guest machine (his real
-    address, hashed into 127.0.0.0/8): the server's per-address rules (caps, failed-token back-off)
-    then count each machine apart, as they would count it joining from the LAN."""
-    digest = hashlib.sha256(peer.encode()).digest()
-    return f"127.{digest[0]}.{digest[1]}.{2 + digest[2] % 252}"
-
-
-def loopback_sources_work() -> bool:
-    """Whether this system lets a socket bind any 127.x address (Linux does; macOS only 127.0.0.1)."""
-    import socket
-
-    try:
-        with socket.socket() as probe:
-            probe.bind(("127.83.1.2", 0))
-    except OSError:
-        return False
-    return True
-
-
 def printable(text: str, limit: int = 200) -> str:
     """Text with every control and format character removed, at most `limit` characters."""
     return "".join(ch for ch in text if ch.isprintable())[:limit]
@@ -192,9 +173,9 @@ class SshDoor:
         self.table = table
         self.game_host = "127.0.0.1" if game_host in ("", "0.0.0.0") else game_host
         self.game_port = game_port
-        #: Guests' clients come from their own loopback address (`loopback_source`) when the game
-        #: listens on loopback and the system allows it.
-        self.sources = self.game_host.startswith("127.") and loopback_sources_work()
+        #: Guests' clients come from their own loopback address (`guest.loopback_source`, one per
+        #: guest machine) when the game listens on loopback.
+        self.sources = self.game_host.startswith("127.")
         self.data_dir = data_dir
         self.limits = limits or Limits()
         self.key: asyncssh.SSHKey | None = None
