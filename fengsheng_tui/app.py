@@ -20,7 +20,7 @@ from textual.binding import BindingsMap
 from .client_state import ClientState
 from .doors.guest import GuestDoor
 from .i18n import Words
-from .keys import KeySpec, bindings, load_keymap
+from .keys import KeySpec, bindings, check_keymap, load_keymap
 from .preferences import Preferences, resolve, save_preferences
 from .safe_text import clean
 from .session import Session, SessionClosed
@@ -68,7 +68,9 @@ class FengshengApp(App[int]):
         self.session = session
         self.start_in_lobby = lobby
         self.interfaces = interfaces
-        self.keymap = load_keymap() if keymap is None else keymap
+        loaded = load_keymap() if keymap is None else check_keymap(dict(keymap))
+        #: The player's remapping (binding id -> keys), applied when each screen builds its bindings.
+        self.keymap = loaded.keys
         self.mono = start.mono
         #: Pass a response window by itself when nothing in it is playable (Settings `a`).
         self.auto_pass = start.auto_pass
@@ -77,7 +79,7 @@ class FengshengApp(App[int]):
         #: A door's guest (browser, SSH): a name prompt first, and back to it when refused.
         self.guest = guest
         #: Shown once at start-up, for a long while (`play --web`: the address guests open).
-        self.notices = notices or []
+        self.notices = [*(notices or []), *loaded.problems]
         self.started_at = time.time()
         self.connection_lost = False
         self.closing = False
@@ -86,7 +88,6 @@ class FengshengApp(App[int]):
     # ------------------------------------------------------------------ screens
 
     def on_mount(self) -> None:
-        self.set_keymap(self.keymap)
         for notice in self.notices:
             self.notify(notice, timeout=60)
         if self.guest is not None:
@@ -105,8 +106,8 @@ class FengshengApp(App[int]):
             self.push_screen(LobbyScreen(self.interfaces))
 
     def screen_bindings(self, specs: tuple[KeySpec, ...]) -> BindingsMap:
-        """A screen's bindings in the current language (the keymap is applied by Textual)."""
-        return BindingsMap(bindings(specs, self.words))  # type: ignore[arg-type]
+        """A screen's bindings after the player's remapping, in the current language."""
+        return BindingsMap(bindings(specs, self.words, self.keymap))  # type: ignore[arg-type]
 
     def open_table(self, session: Session) -> None:
         from .screens.table import TableScreen
