@@ -24,7 +24,8 @@ def check(game: Game) -> list[str]:
 
 
 def card_locations(game: Game) -> list[int]:
-    """Every card id somewhere in the game: pile, discard, hands, messages, in transit, stack, removed."""
+    """Every card id somewhere in the game: pile, discard, hands, messages, in transit, stack, resolving,
+    removed."""
     s = game.state
     cards = [*s.pile, *s.discard, *s.removed, *(c for pile in s.table.values() for c in pile)]
     for p in s.seats:
@@ -33,6 +34,7 @@ def card_locations(game: Game) -> list[int]:
     if s.message is not None:
         cards.append(s.message.card)
     cards.extend(item.card for item in s.stack if item.card >= 0)  # a skill on the stack has no card
+    cards.extend(item.card for item in s.resolving if item.card >= 0)  # on the table while it resolves
     return cards
 
 

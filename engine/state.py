@@ -135,6 +135,7 @@ class GameState:
     node: str = TURN_START
     message: Message | None = None
     stack: list[StackItem] = field(default_factory=list)
+    resolving: list[StackItem] = field(default_factory=list)  # items whose effect is under way (RULES.md §4)
     window: Window | None = None
     locked: set[int] = field(default_factory=set)
     cannot_send: bool = False

@@ -192,3 +192,30 @@ def test_a_closed_pipe_is_not_a_traceback() -> None:
     proc = subprocess.run(f"{sys.executable} -m fengsheng_tui.cli completion bash | head -1",
                           shell=True, capture_output=True, text=True, timeout=30)
     assert proc.stdout.startswith("#") and "Traceback" not in proc.stderr
+
+
+def test_every_package_the_game_imports_is_a_declared_dependency() -> None:
+    """A dependency that only arrives through another one (ifaddr through zeroconf) breaks the day
+    that one stops bringing it."""
+    import ast
+    import re
+    import tomllib
+    from importlib.metadata import packages_distributions
+
+    root = Path(__file__).resolve().parents[1]
+    own = {"engine", "net", "bots", "fengsheng_tui"}
+    imported: set[str] = set()
+    for package in own:
+        for path in (root / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    imported.update(alias.name.split(".")[0] for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    imported.add(node.module.split(".")[0])
+    third_party = imported - own - set(sys.stdlib_module_names)
+    declared = {re.split(r"[<>=!~ \[;]", dep)[0].lower().replace("_", "-")
+                for dep in tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]}
+    dists = packages_distributions()
+    missing = {name: dists.get(name) for name in third_party
+               if not any(d.lower().replace("_", "-") in declared for d in dists.get(name, [name]))}
+    assert not missing, f"imported but not declared in pyproject.toml: {missing}"

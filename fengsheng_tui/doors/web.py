@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from .guest import loopback_source
+
 log = logging.getLogger("fengsheng.web")
 
 #: Browser guests at once, and from one address (a couple of tabs, a reload racing the old socket).
@@ -179,6 +181,7 @@ class WebDoor:
                  listen: str = "0.0.0.0", port: int = 0, lang: str | None = None,
                  max_guests: int = MAX_GUESTS, max_per_address: int = MAX_PER_ADDRESS) -> None:
         self.command = guest_command(game_host, game_port, table, ask_password, lang)
+        self.game_host = game_host
         self.table = table
         self.listen = listen
         self.requested_port = port
@@ -283,9 +286,14 @@ class WebDoor:
         width = _clamp(request.query.get("width"), 80, 20, 400)
         height = _clamp(request.query.get("height"), 24, 10, 200)
         folder, alone = self.config_folder(request)
-        guest = _Guest(self.command, socket, folder)
+        argv = list(self.command)
+        source = loopback_source(request.remote or "?") if self.game_host.startswith("127.") else None
+        if source is not None:
+            argv += ["--source", source]
+        guest = _Guest(argv, socket, folder)
         self.guests[guest] = request.remote or "?"
-        log.info("web door: guest from %s (%d now)", request.remote, len(self.guests))
+        log.info("web door: guest from %s (%d now)%s", request.remote, len(self.guests),
+                 f"; at the table as {source}" if source else "")
         try:
             await guest.start(width, height)
             await guest.relay(socket)

@@ -83,7 +83,7 @@ class GuestScreen(Screen[None]):
         app.pop_screen()
         seats = SeatTokens() if self.door.keep_seats else None
         app.open_table(NetSession(self.door.host, self.door.port, name, password=password,  # type: ignore[attr-defined]
-                                  seats=seats))
+                                  seats=seats, source=self.door.source))
 
     def idle(self) -> None:
         if self.is_current:
