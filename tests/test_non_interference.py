@@ -261,10 +261,22 @@ def test_a_pass_in_a_response_window_is_secret_until_the_window_closes() -> None
 
 def swap_hidden_characters(game: Game, seat: int | None, rng: random.Random) -> Game:
     """A copy in which the face-down characters of the others are other characters nobody shows
-    (the engine's cast follows): everything else, identities and hands included, stays."""
+    (the engine's cast follows): everything else, identities and hands included, stays. A seat
+    in the middle of something its own character started (a skill prompt, a queued step, an answer
+    held by the open window) keeps its character: a swap there would make a state no game reaches."""
     other = copy.deepcopy(game)
-    _scramble_characters(other, seat, rng)
-    other.cast = cast_of(tuple(p.character for p in other.state.seats))
+    s = other.state
+    busy = {st.seat for st in s.agenda} | ({s.asking.seat} if s.asking is not None else set())
+    busy |= {p.seat for p in other.prompts.values() if p.kind == "skill"}
+    if s.window is not None:
+        busy |= set(s.window.answers)
+    swapped = [p for p in s.seats if p.index != seat and p.character is not None and not p.face_up
+               and not p.revealed and p.index not in busy]
+    kept = {p.character for p in s.seats if p not in swapped}
+    pool = sorted(set(roster()) - kept)
+    for p, cid in zip(swapped, rng.sample(pool, len(swapped)), strict=True):
+        p.character = cid
+    other.cast = cast_of(tuple(p.character for p in s.seats))
     return other
 
 
