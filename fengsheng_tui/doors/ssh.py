@@ -630,8 +630,14 @@ class _Session(asyncssh.SSHServerSession):
 
     def _draw(self) -> None:
         if self.stage == "name":
+            keyless = ""
+            if self.conn.key is None:
+                user = printable(self.conn.username, 40)
+                keyless = (f"\x1b[2m没有 SSH 密钥：掉线后请在同一台电脑上以 {user}@ 重新登录，即可回到座位。\n"
+                           f"No SSH key: after a drop, log in again from this machine as {user}@ "
+                           "to get your seat back.\x1b[0m\n")
             self._write(self._header() + "输入你的名字，按 Enter（Ctrl+C 离开）\n"
-                        "Type your name at the table and press Enter (Ctrl+C leaves).\n\n")
+                        "Type your name at the table and press Enter (Ctrl+C leaves).\n" + keyless + "\n")
         elif self.stage == "password":
             self._write(self._header() + "这张桌有密码 · This table has a password.\n\n")
         elif self.stage == "watch":
