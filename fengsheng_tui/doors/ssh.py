@@ -54,7 +54,7 @@ MAX_SIZE = (400, 150)
 #: Tries at the prompt that ended with a refused or crashed client, before the door hangs up.
 MAX_ATTEMPTS = 5
 #: Client variables passed on to the game client (display only); everything else is dropped.
-PASSED_ENV = {"COLORTERM": r"[a-z0-9]{1,16}", "TEXTUAL_ANIMATIONS": r"none|basic|full", "NO_COLOR": r".{0,8}"}
+PASSED_ENV = {"COLORTERM": r"[a-z0-9]{1,16}", "TEXTUAL_ANIMATIONS": r"none|basic|full", "NO_COLOR": r"[ -~]{0,8}"}
 #: Why a forwarding channel is refused, as the guest's ssh shows it.
 REFUSED = "this door only runs the game"
 TERM_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
@@ -372,7 +372,8 @@ class _Connection(asyncssh.SSHServer):
             self.session.hang_up()
 
     def begin_auth(self, username: str) -> bool:
-        self.username = username
+        """Anyone may come in; the name is kept printable (it is logged and drawn as a default)."""
+        self.username = printable(username, 64)
         return True
 
     def public_key_auth_supported(self) -> bool:
