@@ -22,7 +22,8 @@ import pytest
 from .cdp import CHROMIUM
 
 FENGSHENG = str(Path(sys.executable).with_name("fengsheng"))
-ENV = {**os.environ, "TEXTUAL_ANIMATIONS": "none", "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1"}
+ENV = {**os.environ, "TEXTUAL_ANIMATIONS": "none", "LANG": "C.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8",
+       "PYTHONUNBUFFERED": "1"}
 
 
 def need_chromium() -> None:

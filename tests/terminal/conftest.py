@@ -30,7 +30,7 @@ SSH_KEYGEN = shutil.which("ssh-keygen")
 FENGSHENG = str(Path(sys.executable).with_name("fengsheng"))
 
 #: Environment for every app under test: no animations (faster, steadier frames), colour on.
-APP_ENV = {"TEXTUAL_ANIMATIONS": "none", "LANG": "C.UTF-8"}
+APP_ENV = {"TEXTUAL_ANIMATIONS": "none", "LANG": "C.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}
 
 
 def free_port() -> int:
