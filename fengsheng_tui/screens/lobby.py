@@ -70,7 +70,8 @@ class LobbyScreen(FsScreen):
         for key, game in sorted(self.games.items()):
             lock = " 🔒" if game.password else ""
             games.add_option(Option(plain(f"{game.table}  {game.host}:{game.port}  "
-                                          f"{game.seats_taken}/{game.seats_total}  {game.phase}{lock}"),
+                                          f"{game.seats_taken}/{game.seats_total}  "
+                                          f"{words.ui.get(f'table_phase_{game.phase}', game.phase)}{lock}"),
                                     id=f"lan:{key}"))
         if not self.games:
             games.add_option(Option(Text(words("lobby_none" if self.searched else "lobby_empty")), id="none",
@@ -79,6 +80,9 @@ class LobbyScreen(FsScreen):
             games.add_option(Option(plain(f"{words('recent')}: {host}:{port}"), id=f"recent:{host}:{port}"))
         if highlighted is not None and highlighted < games.option_count:
             games.highlighted = highlighted
+        else:  # Enter joins the first table at once, without ↓ first
+            games.highlighted = next((i for i in range(games.option_count)
+                                      if not games.get_option_at_index(i).disabled), None)
 
     @work(exclusive=True, group="browse", exit_on_error=False)
     async def browse(self) -> None:

@@ -96,3 +96,26 @@ async def test_a_remapped_pass_keeps_its_translated_name_in_the_footer(table: Lo
         await wait_for(pilot, lambda: open_prompt(app, "pass", "end") is not None)
         footer = screen_text(app).splitlines()[-1]
         assert "空格/p" in footer and "space" not in footer.lower()
+
+
+async def test_enter_on_the_only_lan_table_joins_it_and_its_state_is_in_words(table: LocalTable) -> None:
+    from net.discovery import GameFound
+
+    from fengsheng_tui.screens.lobby import LobbyScreen
+
+    app = FengshengApp(lang="zh", lobby=True, interfaces=[], keymap={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        # What the zeroconf browser hands the screen for one advertised table.
+        lobby.games = {"friday": GameFound(name="friday", host="127.0.0.1", port=table.port, version=3,
+                                           table="周五", seats_taken=2, seats_total=6, phase="lobby",
+                                           password=False, addresses=("127.0.0.1",))}
+        lobby.refresh_view()
+        await pilot.pause()
+        text = screen_text(app)
+        assert "周五" in text and "等人中" in text and "lobby" not in text
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.session is not None and app.state.view is not None)
+        assert app.session.port == table.port  # type: ignore[attr-defined]
