@@ -112,3 +112,10 @@ def web_host(tmp_path: Path) -> Iterator[Host]:
         yield host
     finally:
         stop_host(host)
+
+
+@pytest.fixture(autouse=True)
+def chinese_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The language follows the locale; these tests read the Chinese default, in guests too."""
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.setenv("LC_MESSAGES", "zh_CN.UTF-8")

@@ -247,6 +247,7 @@ def game_host(tmp_path: Path) -> Iterator[Callable[..., Host]]:
             stdout=log.open("w"),
             stderr=subprocess.STDOUT,
             text=True,
+            env={**os.environ, **APP_ENV},  # the door's guests start in the host locale's language
         )
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline and process.poll() is None:
