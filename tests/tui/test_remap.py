@@ -99,9 +99,8 @@ async def test_a_remapped_pass_keeps_its_translated_name_in_the_footer(table: Lo
 
 
 async def test_enter_on_the_only_lan_table_joins_it_and_its_state_is_in_words(table: LocalTable) -> None:
-    from net.discovery import GameFound
-
     from fengsheng_tui.screens.lobby import LobbyScreen
+    from net.discovery import GameFound
 
     app = FengshengApp(lang="zh", lobby=True, interfaces=[], keymap={})
     async with app.run_test(size=(80, 24)) as pilot:
