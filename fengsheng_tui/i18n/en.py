@@ -196,6 +196,12 @@ UI = {
     'colour_on': 'colour',
     'colour_off': 'mono',
     'lobby_none': 'No games found yet - press m to enter an address',
+    'lan_incompatible': '(protocol v{v}: another version, cannot join)',
+    'bad_server_title': 'The server broke the protocol',
+    'bad_server': 'It sent something this client does not accept, so the table was left. Nothing it sent was run.',
+    'bad_server_detail': 'What was wrong: {detail}',
+    'bad_server_back': 'Esc: back to the LAN lobby · Enter or q: quit',
+    'bad_server_quit': 'Enter or q: quit',
     'wrong_key': 'That key does nothing here; ? shows the keys',
     'host_hint': 'Host: s starts, b/x add/remove a bot, +/- players, i identities, h characters, k deck, '
                  'm mutes spectators, "/mute N" in chat mutes seat N',

@@ -101,6 +101,7 @@ async def test_a_remapped_pass_keeps_its_translated_name_in_the_footer(table: Lo
 async def test_enter_on_the_only_lan_table_joins_it_and_its_state_is_in_words(table: LocalTable) -> None:
     from fengsheng_tui.screens.lobby import LobbyScreen
     from net.discovery import GameFound
+    from net.version import PROTOCOL_VERSION
 
     app = FengshengApp(lang="zh", lobby=True, interfaces=[], keymap={})
     async with app.run_test(size=(80, 24)) as pilot:
@@ -108,7 +109,7 @@ async def test_enter_on_the_only_lan_table_joins_it_and_its_state_is_in_words(ta
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen)
         # What the zeroconf browser hands the screen for one advertised table.
-        lobby.games = {"friday": GameFound(name="friday", host="127.0.0.1", port=table.port, version=3,
+        lobby.games = {"friday": GameFound(name="friday", host="127.0.0.1", port=table.port, version=PROTOCOL_VERSION,
                                            table="周五", seats_taken=2, seats_total=6, phase="lobby",
                                            password=False, addresses=("127.0.0.1",))}
         lobby.refresh_view()
