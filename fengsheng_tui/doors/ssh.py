@@ -39,6 +39,7 @@ from typing import Any, Protocol, TextIO
 
 import asyncssh
 
+from .guest import loopback_source
 from .ssh_guest import EXIT_FULL
 
 log = logging.getLogger("fengsheng.ssh")
@@ -172,6 +173,9 @@ class SshDoor:
         self.table = table
         self.game_host = "127.0.0.1" if game_host in ("", "0.0.0.0") else game_host
         self.game_port = game_port
+        #: Guests' clients come from their own loopback address (`guest.loopback_source`, one per
+        #: guest machine) when the game listens on loopback.
+        self.sources = self.game_host.startswith("127.")
         self.data_dir = data_dir
         self.limits = limits or Limits()
         self.key: asyncssh.SSHKey | None = None
@@ -487,6 +491,7 @@ class _Session(asyncssh.SSHServerSession):
         self.name = ""
         self.notice = ""
         self.password: str | None = None
+        self.source: str | None = None
         self.attempts = 0
         self.child: asyncio.subprocess.Process | None = None
         self.master = -1
@@ -744,9 +749,10 @@ class _Session(asyncssh.SSHServerSession):
             value = sent.get(variable)
             if isinstance(value, str) and re.fullmatch(allowed, value):
                 env[variable] = value
+        self.source = loopback_source(self.conn.address) if self.door.sources else None
         config = {"host": self.door.game_host, "port": self.door.game_port, "table": self.door.table.name,
                   "name": self.name, "password": self.password, "spectate": spectate, "env": env,
-                  "cwd": str(folder)}
+                  "cwd": str(folder), "source": self.source}
         client = await self.door.client()
         if self.closed:
             client.discard()
@@ -763,8 +769,8 @@ class _Session(asyncssh.SSHServerSession):
         self.tail.clear()
         self.output_done.clear()
         self.stage = "playing"
-        log.info("ssh: %s plays as %r%s (client pid %d, %dx%d)", self.who, self.name,
-                 " (watching)" if spectate else "", self.child.pid, *self.size)
+        log.info("ssh: %s plays as %r%s (client pid %d, %dx%d, from %s)", self.who, self.name,
+                 " (watching)" if spectate else "", self.child.pid, *self.size, self.source or "loopback")
         if self.closed:
             self.hang_up()
         else:

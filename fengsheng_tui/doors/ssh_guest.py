@@ -49,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
 
     name = str(config["name"])
     session = NetSession(str(config["host"]), int(config["port"]), name, password=config.get("password"),
-                         table=config.get("table"), spectate=bool(config.get("spectate")), seats=SeatTokens())
+                         table=config.get("table"), spectate=bool(config.get("spectate")), seats=SeatTokens(),
+                         source=config.get("source"))
     app = GuestApp(session, player_name=name)
     animations = os.environ.get("TEXTUAL_ANIMATIONS")
     if animations in ANIMATION_LEVELS:

@@ -69,9 +69,11 @@ class LobbyScreen(FsScreen):
         games.clear_options()
         for key, game in sorted(self.games.items()):
             lock = " 🔒" if game.password else ""
+            # Another version's table is listed (so the player knows it is there) but cannot be joined.
+            other = "" if game.compatible else "  " + words("lan_incompatible", v=game.version)
             games.add_option(Option(plain(f"{game.table}  {game.host}:{game.port}  "
-                                          f"{game.seats_taken}/{game.seats_total}  {game.phase}{lock}"),
-                                    id=f"lan:{key}"))
+                                          f"{game.seats_taken}/{game.seats_total}  {game.phase}{lock}{other}"),
+                                    id=f"lan:{key}", disabled=not game.compatible))
         if not self.games:
             games.add_option(Option(Text(words("lobby_none" if self.searched else "lobby_empty")), id="none",
                                     disabled=True))
@@ -108,7 +110,7 @@ class LobbyScreen(FsScreen):
 
     def join_option(self, option_id: str) -> None:
         kind, _, rest = option_id.partition(":")
-        if kind == "lan" and rest in self.games:
+        if kind == "lan" and rest in self.games and self.games[rest].compatible:
             game = self.games[rest]
             self.join(game.host, game.port)
         elif kind == "recent":

@@ -476,8 +476,47 @@ def test_a_huge_window_is_clipped(game_host) -> None:
             process = await conn.create_process(term_type="xterm", term_size=(5000, 5000))
             await asyncio.wait_for(process.stdout.readuntil(PROMPT), 10)
             process.stdin.write("\r")
-            await asyncio.to_thread(wait_log, host, r"plays as 'zed' \(client pid \d+, 400x150\)")
+            await asyncio.to_thread(wait_log, host, r"plays as 'zed' \(client pid \d+, 400x150,")
             process.change_terminal_size(6000, 1)
             process.close()
 
     asyncio.run(visit())
+
+
+def test_each_guest_machine_reaches_the_table_from_its_own_address(game_host, keys) -> None:
+    """Four guests from four machines (loopback source addresses) sit down; the host restarts, so
+    their saved seat tokens are stale. Each comes back, and the server counts each stale token
+    against his own machine's address, never one shared by every door guest (which would throttle
+    the fourth)."""
+    from .conftest import free_port
+
+    port = free_port()
+    machines = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"]
+
+    def seat_everyone(host: Host) -> None:
+        door = door_port(host)
+        guests = [Guest(ssh_command(door, f"p{i}", keys(f"p{i}"), "-o", f"BindAddress={machine}", tty="-tt"))
+                  for i, machine in enumerate(machines)]
+        try:
+            for i, guest in enumerate(guests):
+                guest.read_until(PROMPT.encode())
+                guest.send(b"\r")
+                guest.read_until(f"p{i} (你)".encode(), timeout=20)
+        finally:
+            for guest in guests:
+                guest.stop()
+
+    first = game_host("--players", "4", "--port", str(port), "--ssh", "127.0.0.1:0")
+    seat_everyone(first)
+    sources = re.findall(r"plays as 'p\d' \(client pid \d+, 80x24, from (127\.\d+\.\d+\.\d+)\)",
+                         first.log.read_text())
+    assert len(set(sources)) == 4 and "127.0.0.1" not in sources
+    first.process.terminate()
+    first.process.wait(timeout=10)
+
+    second = game_host("--players", "4", "--port", str(port), "--ssh", "127.0.0.1:0")
+    seat_everyone(second)
+    refused = re.findall(r"refused a hello from (\S+) \(p\d\): unknown seat token; (\d+) failure",
+                         second.log.read_text())
+    assert len(refused) == 4 and {address for address, _ in refused} == set(sources)
+    assert {count for _, count in refused} == {"1"}
