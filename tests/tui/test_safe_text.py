@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import re
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,7 @@ from net.server import GameServer
 from net.table import Table
 
 from .screen_text import screen_text
-from .states import ScriptedSession, update, welcome
+from .states import ScriptedSession, play_until, update, welcome
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Markup that must be shown as it is written.
@@ -314,3 +315,20 @@ def test_no_widget_hands_a_built_string_to_a_markup_sink() -> None:
                                         f"{ast.unparse(node.value)}")
     assert not problems, "\n".join(problems)
 
+
+
+def test_a_replay_file_that_breaks_the_schema_is_refused(tmp_path: Path) -> None:
+    """Before: a replay whose seats were not maps (or names not text) opened and crashed the viewer."""
+    from fengsheng_tui.replay_model import load_replay
+    from net.journal import write_replay
+
+    game = play_until(3, lambda g: False)
+    good = {"seat": 0, "config": {}, "events": events_for(game, 0, 0), "final": view(game, 0)}
+    write_replay(tmp_path / "good.replay", good)
+    assert load_replay(tmp_path / "good.replay")["events"] == good["events"]
+    for broken, why in (({**good, "final": {**good["final"], "seats": ["x"]}}, ".seats[0] must be a map"),
+                        ({**good, "events": [*good["events"][:3], {"kind": "draw", "seat": "[/]"}]}, "events[3]: .seat must be an integer"),
+                        ({**good, "seat": 99}, "must be in 0..63")):
+        write_replay(tmp_path / "bad.replay", broken)
+        with pytest.raises(ValueError, match=re.escape(why)):
+            load_replay(tmp_path / "bad.replay")
