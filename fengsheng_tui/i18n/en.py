@@ -98,6 +98,9 @@ UI = {
     'lobby_hint': 'Up/Down select, Enter joins; m types an address; r refreshes',
     'lobby_empty': 'Looking for games on the LAN...',
     'recent': 'Recent servers',
+    'table_phase_lobby': 'waiting for players',
+    'table_phase_playing': 'in a game',
+    'table_phase_over': 'game over',
     'address': 'Address (host:port)',
     'door_title': '风声 · join the table {table}',
     'door_name': 'your name',
@@ -472,7 +475,7 @@ ABBREVIATIONS = [
     '✗Lat: a dead or lost player and his identity, when the seat row has no room for the words',
 ]
 
-#: The rules in six lines, for the help screen.
+#: The rules in a few lines, for the help screen.
 RULES_SUMMARY = [
     'Everyone has a secret identity: Military (blue), Latent (red), or Neutral.',
     'Your turn: draw two cards; in the play phase use function cards; then send one card as a message.',
@@ -480,6 +483,8 @@ RULES_SUMMARY = [
     'When a message arrives, its holder accepts or declines; back at the sender it must be accepted.',
     'A faction wins when one of its players has three messages of its colour; three black messages kill.',
     'A player with nothing to send is out. In each response window anyone may play; last played resolves first.',
+    'In this edition (千骐) characters are chosen before identities are dealt: pick one without knowing your side.',
+    'Messages and turns always go to the right: to the next seat in 顺位, counter-clockwise round the table.',
 ]
 
 #: Card functions: the engine's Chinese name → English.
