@@ -277,12 +277,19 @@ class Game:
         s.decisions += 1
         del prompts[seat]
         start = len(self.events)
-        if opt.verb == "pass" and prompt.kind == RESPONSE and s.asking is None:
-            self._pass(seat)
+        if prompt.kind == RESPONSE and s.asking is None:
+            w = s.window
+            assert w is not None
+            if opt.verb == "pass":
+                w.passed.add(seat)
+            else:
+                w.answers[seat] = opt
             if prompts:
-                # A pass that leaves the window open changes nothing a rule or a secret task reads,
-                # and the others' prompts stand: there is nothing to advance.
+                # An answer is applied only once every asked seat has answered (RULES.md §6.4: in
+                # 顺位, not in arrival order); until then it changes nothing a rule or a secret task
+                # reads, and the others' prompts stand: there is nothing to advance.
                 return []
+            self._settle_window()
         else:
             self._apply(prompt, opt)
         self._advance()
@@ -297,13 +304,7 @@ class Game:
             s.asking = None
             CONTINUATIONS[asking.data["then"]](self, asking, opt)
         elif opt.verb == "skill":
-            characters.use_skill(self, seat, opt, s.window.step if kind == RESPONSE and s.window else OWN_PLAY)
-        elif kind == RESPONSE:
-            if opt.verb == "pass":
-                self._pass(seat)
-            else:
-                assert s.window is not None
-                self._play_card(seat, opt, s.window.step, last_actor=seat)
+            characters.use_skill(self, seat, opt, OWN_PLAY)
         elif kind == P.PLAY_PHASE:
             if opt.verb == "end":
                 self.log("play_phase_ended", seat=seat)
@@ -320,13 +321,22 @@ class Game:
         elif kind == P.CHARACTER_PICK:
             characters.picked(self, seat, opt)
 
-    def _pass(self, seat: int) -> None:
-        """A seat passes in the open window, which closes once every eligible seat has passed."""
+    def _settle_window(self) -> None:
+        """Every asked seat has answered: the first in 顺位 that played is applied (a card onto the
+        stack, a skill used), and the window opens afresh for everyone; with no play it closes."""
         w = self.state.window
         assert w is not None
-        w.passed.add(seat)
-        if w.passed.issuperset(w.eligible):
+        answers = w.answers
+        if not answers:
             self._close_window()
+            return
+        seat = next(x for x in w.eligible if x in answers)
+        opt = answers[seat]
+        answers.clear()
+        if opt.verb == "skill":
+            characters.use_skill(self, seat, opt, w.step)
+        else:
+            self._play_card(seat, opt, w.step, last_actor=seat)
 
     # ----------------------------------------------------------------- the driver loop
 
@@ -407,24 +417,35 @@ class Game:
 
     def _card_options(self, seat: int, moment: str) -> list[Option]:
         """Every card the seat may play now, with its targets. A function's targets depend on the
-        seat and the moment only, so they are asked once per function, not once per card."""
+        seat and the moment only, so they are asked once per function, not once per card.
+
+        In his own play phase the current player answers a card on the stack with any card whose
+        timing allows his own play phase as well (锁定, 试探…: CARDS.md timings, issue 11 item 7)."""
         options: list[Option] = []
         deck = self.deck
         targets_of: dict[str, list[Any] | None] = {}
+        own_play_too = moment == STEP_PLAY and seat == self.state.current
         play_as = characters.play_as_functions(self, seat) if self.state.config.characters else None
         for card_id in self.state.seats[seat].hand:
             function = deck[card_id].function
             if function not in targets_of:
-                targets_of[function] = RULES[function].targets(self, seat, moment)
+                targets_of[function] = self._targets(function, seat, moment, own_play_too)
             for target_seat, target_card in targets_of[function] or ():
                 options.append(P.option("play", card_id, target_seat, target_card))
             if play_as:
                 for as_function in characters.card_functions(self, seat, card_id, play_as):
                     if as_function not in targets_of:
-                        targets_of[as_function] = RULES[as_function].targets(self, seat, moment)
+                        targets_of[as_function] = self._targets(as_function, seat, moment, own_play_too)
                     for target_seat, target_card in targets_of[as_function] or ():
                         options.append(P.option("play", card_id, target_seat, target_card, name=as_function))
         return options
+
+    def _targets(self, function: str, seat: int, moment: str, own_play_too: bool) -> list[Any] | None:
+        rule = RULES[function]
+        found = rule.targets(self, seat, moment)
+        if found is None and own_play_too:
+            found = rule.targets(self, seat, OWN_PLAY)
+        return found
 
     def has_skill(self, seat: int, name: str) -> bool:
         """Whether a seat's character has this skill working now (face-up, or a flip skill)."""

@@ -119,7 +119,7 @@ def _expected_prompts(game: Game) -> tuple[str, set[int]] | None:
         return P.RECEIVE_DECISION, set() if s.message is None else {s.message.position}
     if s.node == WINDOW:
         w = s.window
-        return P.RESPONSE, set() if w is None else {x for x in w.eligible if x not in w.passed}
+        return P.RESPONSE, set() if w is None else {x for x in w.eligible if x not in w.passed and x not in w.answers}
     return None  # another waiting node (a character pick, a skill's offer): any open prompt will do
 
 

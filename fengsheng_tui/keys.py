@@ -216,6 +216,11 @@ OVER_KEYS = (
     KeySpec("over_quit", "enter,q", "leave", "quit"),
     KeySpec("over_help", "question_mark", "help", "help", key_display="?"),
 )
+#: The server broke the protocol: back to the LAN lobby (when the player came from it), or quit.
+SERVER_ERROR_KEYS = (
+    KeySpec("broken_back", "escape,backspace", "back", "back", key_display="Esc"),
+    KeySpec("broken_quit", "enter,q", "leave", "quit"),
+)
 CONFIRM_KEYS = (
     KeySpec("quit_yes", "y", "answer(True)", "yes"),
     KeySpec("quit_no", "n,escape,backspace", "answer(False)", "no"),

@@ -162,6 +162,12 @@ class NetSession:
         except (OSError, asyncio.IncompleteReadError, ConnectionError) as exc:
             log.warning("connection to %s lost: %s", self.address, exc)
             raise SessionClosed(str(exc)) from exc
+        failure = self._client.failure if self._client is not None else None
+        if failure is not None:
+            from net.client import BAD_SERVER
+
+            log.warning("%s broke the protocol: %s: %s", self.address, failure.code, failure.message)
+            raise SessionClosed(f"{failure.code}: {failure.message}", BAD_SERVER)
         log.info("%s closed the connection", self.address)
         raise SessionClosed("the server closed the connection")
 
