@@ -759,6 +759,10 @@ class _Session(asyncssh.SSHServerSession):
             value = sent.get(variable)
             if isinstance(value, str) and re.fullmatch(allowed, value):
                 env[variable] = value
+        locale = next((sent[v] for v in ("LC_ALL", "LC_MESSAGES", "LANG") if isinstance(sent.get(v), str)
+                       and sent[v]), None)
+        if locale is not None:  # the guest's own locale (ssh sends it with SendEnv), else the host's
+            env["LC_MESSAGES"] = "zh_CN.UTF-8" if locale.lower().startswith("zh") else "C.UTF-8"
         self.source = loopback_source(self.conn.address) if self.door.sources else None
         config = {"host": self.door.game_host, "port": self.door.game_port, "table": self.door.table.name,
                   "name": self.name, "password": self.password, "spectate": spectate, "env": env,

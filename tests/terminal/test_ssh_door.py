@@ -184,13 +184,16 @@ def test_a_second_login_takes_over_and_another_key_cannot(game_host, tmux_panes,
 
 
 def test_without_a_tty_the_door_allocates_one(game_host, tmux_panes, keys) -> None:
-    """`ssh -T` (no pty asked for) still gets the prompt and the game, at 80×24."""
+    """`ssh -T` (no pty asked for) still gets the prompt and the game, at 80×24; a guest whose ssh
+    sends an English locale plays in English on a host whose locale is Chinese."""
     host = game_host("--players", "4", "--ssh", "127.0.0.1:0")
-    pane = tmux_panes(ssh_command(door_port(host), "dave", keys("dave"), tty="-T"), width=100, height=30)
+    pane = tmux_panes(ssh_command(door_port(host), "dave", keys("dave"), "-o", "SendEnv=LANG", tty="-T"),
+                      width=100, height=30, env={"LANG": "en_GB.UTF-8"})
     pane.wait_for(PROMPT, timeout=10)
     pane.send("Enter")
-    screen = pane.wait_for("dave (你)", timeout=15)
-    assert "牌桌" in screen
+    screen = pane.wait_for(lambda s: "dave (you)" in s and "? " in s.splitlines()[23], timeout=15)
+    assert "Table" in screen  # in English, and the footer on row 24 of the 30-row window
+    assert not "".join(screen.splitlines()[24:]).strip()
 
 
 def run_ssh(command: list[str], timeout: float = 15.0, **kw) -> subprocess.CompletedProcess[str]:
