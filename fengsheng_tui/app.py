@@ -84,6 +84,9 @@ class FengshengApp(App[int]):
         self.connection_lost = False
         self.closing = False
         self.game_over_shown = False
+        #: Why this host wants the table paused: "key" (the pause key), "cover" (a screen over the
+        #: table in a solo game). The table is asked to pause while any reason holds.
+        self.pause_reasons: set[str] = set()
 
     # ------------------------------------------------------------------ screens
 
@@ -287,6 +290,28 @@ class FengshengApp(App[int]):
         help_screen = self.get_screen("help")
         if help_screen not in self.screen_stack:
             self.push_screen(help_screen)
+
+    def is_solo(self) -> bool:
+        """We host a game in which every other seat is a bot (`fengsheng play`): nobody else waits."""
+        view = self.state.view or {}
+        seats = view.get("seats") or []
+        return self.state.host and bool(seats) and all(
+            s.get("bot") for s in seats if isinstance(s, dict) and s.get("index") != self.state.seat)
+
+    def want_pause(self, reason: str, on: bool) -> None:
+        """Add or drop a reason to pause; the host's table is paused while any reason holds.
+
+        Only the host may pause (the server refuses anyone else); a finished game has no clock."""
+        before = bool(self.pause_reasons)
+        if on:
+            self.pause_reasons.add(reason)
+        else:
+            self.pause_reasons.discard(reason)
+        after = bool(self.pause_reasons)
+        view = self.state.view or {}
+        if before != after and self.state.host and view and not view.get("over"):
+            command = "pause" if after else "resume"
+            self.send(lambda s: s.op(command))
 
     def find_replay(self) -> str | None:
         """Our seat's replay, written by a server on this machine (`fengsheng play`), if any."""

@@ -168,6 +168,8 @@ class ClientState:
         remaining = time_left(self.view, entry) if self.view is not None else None
         if remaining is None:
             return None
+        if self.view is not None and self.view.get("paused"):
+            return max(0, math.ceil(remaining))  # the table clock stands still
         return max(0, math.ceil(remaining - (self.clock() - self.received_at)))
 
     def countdowns(self) -> dict[int, int | None]:

@@ -104,6 +104,8 @@ OP_COMMANDS = frozenset(
         "mute",
         "start",
         "end",
+        "pause",
+        "resume",
     }
 )
 
@@ -603,7 +605,7 @@ VIEW = Record({
                               "deadline": Num(-(2**53), nullable=True)}, required=frozenset({"seat"})), 64),
     "prompt": PROMPT, "over": Bool(), "winners": ListOf(_SEAT_NUMBER, 64), "declarer": _SEAT_OR_NIL,
     "win_reason": _WORD_OR_NIL, "log_length": _COUNT, "timers": Values(Num(0, 86_400)), "clock": Num(-(2**53)),
-    "replay": Str(4096, nullable=True),
+    "replay": Str(4096, nullable=True), "paused": _WORD_OR_NIL,
 })
 #: One projected event: its fields vary by kind; those the client reads are checked.
 EVENT = Record({

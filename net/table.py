@@ -31,6 +31,7 @@ from engine.cards import deck_variants
 from engine.prompts import KINDS
 from engine.view import SEAT_KEYS, SeatPart, merge, public_view, seat_part
 from net import protocol as P
+from net.clock import TableClock
 from net.connection import FramedConnection
 from net.journal import (
     REPLAY_SUFFIX,
@@ -153,18 +154,18 @@ class Table:
         self.seed = seed
         self.seats = Seats(name, host_token or secrets.token_urlsafe(18), open_host)
         self.clock = clock
-        #: Zero of the table clock the views carry (`clock`, and every prompt's `deadline`).
-        self._epoch = clock()
+        #: Deadlines, issue times and the host's pause (`net.clock`).
+        self.timing = TableClock(clock)
         self._config().validate()
 
         self.phase = LOBBY
         self.game: Game | None = None
         self.journal: Journal | None = None
-        self.deadlines: dict[int, float] = {}
-        self._issued: dict[int, float] = {}
-        #: Deadlines of window prompts already answered, shown until their window closes: the
-        #: views keep listing those seats as waiting, so a pass stays secret (`engine.view`).
-        self._answered: dict[int, float] = {}
+        #: Every live prompt's deadline and issue time; answered window prompts' deadlines stay
+        #: shown until their window closes, so a pass stays secret (`engine.view`).
+        self.deadlines = self.timing.deadlines
+        self._issued = self.timing.issued
+        self._answered = self.timing.answered
         self._inbox: deque[tuple[Any, ...]] = deque()
         self._wake = asyncio.Event()
         self._dirty = False
@@ -407,7 +408,8 @@ class Table:
         for entry in public["waiting"]:
             entry["deadline"] = self._deadline(entry["prompt_id"])
         public["timers"] = dict(self.timers)
-        public["clock"] = round(self.clock() - self._epoch, 3)
+        public["clock"] = self.timing.view_clock()
+        public["paused"] = self.timing.paused_by
         return _Flush(public)
 
     def _annotate_entry(self, entry: dict[str, Any]) -> None:
@@ -447,9 +449,7 @@ class Table:
         return changes if len(changes) <= P.MAX_PATCH_CHANGES else None
 
     def _deadline(self, prompt_id: Any) -> float:
-        """When a prompt expires on the table clock of the views (0.0: no deadline, expired)."""
-        deadline = self.deadlines.get(int(prompt_id)) or self._answered.get(int(prompt_id))
-        return 0.0 if deadline is None else round(deadline - self._epoch, 3)
+        return self.timing.deadline(int(prompt_id))
 
     def lobby_frame(self, session: Session) -> dict[str, Any]:
         return P.lobby(
@@ -509,7 +509,7 @@ class Table:
         self._dirty = True
         if self.phase == LOBBY:
             return
-        now = self.clock()
+        now = self.timing.table_now()
         slot.offline_since = now
         log.info("%s: seat %d (%s) went offline", self.name, slot.index, slot.name)
         prompt = self.game.prompts.get(slot.index) if self.game is not None else None
@@ -726,14 +726,29 @@ class Table:
         self._to_lobby()
         log.info("%s: game ended by the host", self.name)
 
+    def _op_pause(self, args: dict[str, Any]) -> None:
+        """Stop the table clock: no deadline runs out, no bot moves, until `resume`."""
+        if self.phase != PLAYING:
+            raise OpError(P.BAD_STATE, "no game in progress")
+        if self.timing.pause("host"):
+            log.info("%s: paused by the host", self.name)
+
+    def _op_resume(self, args: dict[str, Any]) -> None:
+        """Run the clock again: every deadline, bot delay and stand-in grace shifts by the pause."""
+        shift = self.timing.resume()
+        if shift is None:
+            return
+        for slot in self.slots:
+            if slot.offline_since is not None:
+                slot.offline_since += shift
+        log.info("%s: resumed after a pause of %.1f s", self.name, shift)
+
     def _to_lobby(self) -> None:
         """Back to the lobby for another game: the seats of the players present and the bots stay,
         every seat must be ready again."""
         self.phase = LOBBY
         self.game = None
-        self.deadlines.clear()
-        self._answered.clear()
-        self._issued.clear()
+        self.timing.clear()
         self.seats.to_lobby()
         self._dirty = True
 
@@ -750,9 +765,7 @@ class Table:
         seed = self.seed if self.seed is not None else secrets.randbits(62)
         self.game = Game.new(config, seed)
         self.phase = PLAYING
-        self.deadlines.clear()
-        self._answered.clear()
-        self._issued.clear()
+        self.timing.clear()
         for slot in self.slots:
             slot.bot = self._new_bot(slot.bot_level, slot.index) if slot.bot_level is not None else None
             slot.bot_since = 0
@@ -826,17 +839,14 @@ class Table:
         """Give each new prompt its deadline; forget closed ones."""
         game = self.game
         assert game is not None
-        now = self.clock()
         live = set()
         for prompt in game.prompts.values():
             live.add(prompt.id)
             if prompt.id not in self.deadlines:
-                deadline = now + self.timers.get(prompt.kind, EXTRA_TIMERS.get(prompt.kind, 30.0))
                 slot = self.slots[prompt.seat]
-                if slot.offline_since is not None and slot.bot is None:
-                    deadline = min(deadline, now + self.offline_timeout)
-                self.deadlines[prompt.id] = deadline
-                self._issued[prompt.id] = now
+                offline = slot.offline_since is not None and slot.bot is None
+                self.timing.issue(prompt.id, self.timers.get(prompt.kind, EXTRA_TIMERS.get(prompt.kind, 30.0)),
+                                  self.offline_timeout if offline else None)
         w = game.state.window
         asked = range(w.first_prompt, w.first_prompt + len(w.eligible)) if w is not None else range(0)
         for prompt_id in [p for p in self.deadlines if p not in live]:
@@ -850,7 +860,7 @@ class Table:
     def _due(self, now: float) -> tuple[list[Prompt], list[Prompt], list[SeatSlot]]:
         """(expired prompts, bot prompts whose delay has passed, seats due a stand-in)."""
         game = self.game
-        if game is None or self.phase != PLAYING:
+        if game is None or self.phase != PLAYING or self.timing.paused:
             return [], [], []
         expired, bot_moves = [], []
         for prompt in game.prompts.values():
@@ -866,7 +876,7 @@ class Table:
 
     def _next_wake(self) -> float | None:
         game = self.game
-        if game is None or self.phase != PLAYING:
+        if game is None or self.phase != PLAYING or self.timing.paused:
             return None
         times = list(self.deadlines.values())
         for prompt in game.prompts.values():
@@ -923,9 +933,7 @@ class Table:
         game = self.game
         assert game is not None
         self.phase = OVER
-        self.deadlines.clear()
-        self._answered.clear()
-        self._issued.clear()
+        self.timing.clear()
         self.games_finished += 1
         s = game.state
         log.info("%s: game over: winners %s (%s)", self.name, list(s.winners), s.win_reason)

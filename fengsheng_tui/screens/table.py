@@ -330,6 +330,22 @@ class TableScreen(FsScreen):
     def action_help(self) -> None:
         self.fs_app.show_help()
 
+    def action_pause(self) -> None:
+        """The host stops or restarts the table clock (everyone sees it paused)."""
+        app = self.fs_app
+        if not app.state.host:
+            app.notify(app.words("pause_host_only"), markup=False)
+            return
+        app.want_pause("key", "key" not in app.pause_reasons)
+
+    def on_screen_suspend(self) -> None:
+        """A screen over the table (help, settings, a question…) pauses a solo game."""
+        if self.fs_app.is_solo():
+            self.fs_app.want_pause("cover", True)
+
+    def on_screen_resume(self) -> None:
+        self.fs_app.want_pause("cover", False)
+
     def action_result(self) -> None:
         """The game-over screen again, after Esc left it for the board."""
         from .game_over import GameOverScreen

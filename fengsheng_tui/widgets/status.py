@@ -21,6 +21,8 @@ class StatusBar(Static):
                 text.append(" · " + words("spectator"))
             else:
                 text.append(f" · {words('identity')}: {words.identity(view.get('identity'))}")
+            if view.get("paused"):
+                text.append(" · " + words("paused_you" if state.host else "paused_by_host"), style="bold reverse")
         self.update(text, layout=layout)
 
 

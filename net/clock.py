@@ -1,0 +1,77 @@
+"""The table clock: every prompt's deadline and issue time, and the host's pause.
+
+A paused clock stops the table: nothing is due (no default on expiry, no bot move, no stand-in)
+and nothing wakes the table; on resume every deadline and issue time shifts by the pause, so each
+seat gets back exactly the time it had left. Prompts issued during a pause (a human may still
+answer) count from the moment of the pause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+class TableClock:
+    def __init__(self, now: Callable[[], float]) -> None:
+        self.now = now
+        #: Zero of the clock the views carry (`clock`, and every prompt's `deadline`).
+        self.epoch = now()
+        self.deadlines: dict[int, float] = {}
+        self.issued: dict[int, float] = {}
+        #: Deadlines of window prompts already answered, shown until their window closes.
+        self.answered: dict[int, float] = {}
+        #: When the pause began (None: running), and who paused ("host").
+        self.paused_since: float | None = None
+        self.paused_by: str | None = None
+
+    def clear(self) -> None:
+        self.deadlines.clear()
+        self.issued.clear()
+        self.answered.clear()
+        self.paused_since = None
+        self.paused_by = None
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_since is not None
+
+    def table_now(self) -> float:
+        """The moment deadlines count from: frozen at the pause's start while paused."""
+        return self.now() if self.paused_since is None else self.paused_since
+
+    def view_clock(self) -> float:
+        return round(self.table_now() - self.epoch, 3)
+
+    def deadline(self, prompt_id: int) -> float:
+        """When a prompt expires on the table clock of the views (0.0: no deadline, expired)."""
+        deadline = self.deadlines.get(prompt_id) or self.answered.get(prompt_id)
+        return 0.0 if deadline is None else round(deadline - self.epoch, 3)
+
+    def issue(self, prompt_id: int, seconds: float, cap: float | None = None) -> None:
+        """A new prompt's deadline `seconds` from now (at most `cap` seconds, for a dropped seat)."""
+        now = self.table_now()
+        deadline = now + seconds
+        if cap is not None:
+            deadline = min(deadline, now + cap)
+        self.deadlines[prompt_id] = deadline
+        self.issued[prompt_id] = now
+
+    def pause(self, by: str) -> bool:
+        """Stop the clock; False if it already was."""
+        if self.paused_since is not None:
+            return False
+        self.paused_since = self.now()
+        self.paused_by = by
+        return True
+
+    def resume(self) -> float | None:
+        """Run again, every deadline shifted by the pause; the pause's length (None: not paused)."""
+        if self.paused_since is None:
+            return None
+        shift = self.now() - self.paused_since
+        for times in (self.deadlines, self.issued, self.answered):
+            for key in times:
+                times[key] += shift
+        self.paused_since = None
+        self.paused_by = None
+        return shift
