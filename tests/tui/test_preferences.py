@@ -162,3 +162,43 @@ def test_the_language_defaults_from_the_locale(monkeypatch: pytest.MonkeyPatch, 
     assert resolve_lang("zh" if lang == "en" else "en") != lang  # a flag wins
     save_preferences(Preferences(lang="zh" if lang == "en" else "en"))
     assert resolve_lang(None) != lang  # and so does the language saved in Settings
+
+
+async def test_a_theme_picked_in_settings_is_kept_for_the_next_run() -> None:
+    app = table_app(lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        before = app.theme
+        await pilot.press("o", "t")
+        await pilot.pause()
+        assert app.theme != before and app.theme in app.available_themes
+        assert f"Colour theme: {app.theme}" in screen_text(app)
+        picked = app.theme
+    assert saved()["theme"] == picked
+    again = table_app(lang="en")
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert again.theme == picked
+
+
+async def test_the_command_palette_offers_the_game_commands_and_themes_not_screenshots() -> None:
+    from textual.command import CommandPalette
+
+    app = table_app(lang="en")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert {"help", "Chat", "Settings", "quit", "pass", "Colour theme"} <= set(titles)
+        assert len(titles) == len(set(titles))  # a binding on two keys is one command
+        assert not any("screenshot" in t.lower() or t.lower() == "keys" for t in titles)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"help")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        for _ in range(50):
+            if type(app.screen).__name__ == "HelpScreen":
+                break
+            await pilot.pause(0.05)
+        assert type(app.screen).__name__ == "HelpScreen"
