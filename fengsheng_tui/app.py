@@ -100,7 +100,7 @@ class FengshengApp(App[int]):
         # A theme picked in the command palette is kept like one picked in Settings.
         self.theme_changed_signal.subscribe(self, lambda _theme: self.save_settings())
         for notice in self.notices:
-            self.notify(notice, timeout=60)
+            self.notify(clean(notice), timeout=60, markup=False)
         if self.guest is not None:
             from .screens.guest import GuestScreen
 

@@ -207,9 +207,8 @@ UI = {
     'bad_server_back': 'Esc: back to the LAN lobby · Enter or q: quit',
     'bad_server_quit': 'Enter or q: quit',
     'wrong_key': 'That key does nothing here; ? shows the keys',
-    'host_hint': 'Host: s starts, b/x add/remove a bot, +/- players, i identities, h characters, k deck, '
-                 'm mutes spectators, "/mute N" in chat mutes seat N',
-    'mute_spectators': 'mute spectators',
+    'host_hint': 'Host: s starts, b/x add/remove a bot, +/- players, i identities, h characters, k deck',
+    'mute_spectators': 'mute spectators (/mute N in the chat line: seat N)',
     'muted': 'muted',
     'mute_usage': 'Type /mute N or /unmute N with N a seat number',
     'players_range': 'Players: {lo} to {hi} only',
