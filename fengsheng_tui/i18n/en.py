@@ -101,6 +101,7 @@ UI = {
     'palette_key': 'key: {shown}',
     'palette_theme': 'Colour theme',
     'palette_theme_help': 'Pick one of the colour themes (also Settings t)',
+    'palette_help': 'ctrl+p opens the command palette: every command of the screen you are on, by name, and the colour themes',
     'theme': 'Colour theme',
     'table_phase_lobby': 'waiting for players',
     'table_phase_playing': 'in a game',

@@ -99,6 +99,7 @@ UI = {
     'palette_key': '按键：{shown}',
     'palette_theme': '配色主题',
     'palette_theme_help': '选择一种配色（设置里按 t 也可以）',
+    'palette_help': 'ctrl+p 打开命令面板：按名字找到当前画面的每个命令，以及配色主题',
     'theme': '配色主题',
     'table_phase_lobby': '等人中',
     'table_phase_playing': '游戏中',

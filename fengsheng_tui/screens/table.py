@@ -80,7 +80,7 @@ class TableScreen(FsScreen):
         yield PromptPanel(id="prompt")
         yield Input(id="chat", placeholder=self.fs_app.words("chat_placeholder"), max_length=200, disabled=True)
         yield Static(id="too-small")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True
