@@ -153,6 +153,7 @@ UI = {
     'countdown': '{s}s',
     'k_character_pick': 'Pick a character: a digit chooses, Enter confirms',
     'k_skill': 'Skill {skill}: letters or arrows choose, Enter confirms, Space declines',
+    'k_decoy': 'Nothing of yours answers this, and the others cannot tell: Space goes on',
     'k_skill_plain': 'Skill: letters or arrows choose, Enter confirms, Space declines',
     'k_skills_hint': 'u uses a skill: {skills}',
     'k_list': 'Letters or arrows choose, Enter confirms',
