@@ -96,6 +96,14 @@ UI = {
     'lobby_hint': '↑↓ 选择，回车加入；m 手动输入地址；r 刷新',
     'lobby_empty': '正在搜索局域网中的游戏……',
     'recent': '最近的服务器',
+    'palette_key': '按键：{shown}',
+    'palette_theme': '配色主题',
+    'palette_theme_help': '选择一种配色（设置里按 t 也可以）',
+    'palette_help': 'ctrl+p 打开命令面板：按名字找到当前画面的每个命令，以及配色主题',
+    'theme': '配色主题',
+    'table_phase_lobby': '等人中',
+    'table_phase_playing': '游戏中',
+    'table_phase_over': '已结束',
     'address': '地址（主机:端口）',
     'door_title': '风声 · 加入牌桌 {table}',
     'door_name': '你的名字',
@@ -143,6 +151,7 @@ UI = {
     'countdown': '{s}秒',
     'k_character_pick': '选择角色：数字选一个角色，回车确认',
     'k_skill': '技能【{skill}】：字母或方向键选择，回车确认，空格放弃',
+    'k_decoy': '此刻你没有可发动的技能（别人看不出来）：空格继续',
     'k_skill_plain': '技能：字母或方向键选择，回车确认，空格放弃',
     'k_skills_hint': 'u 发动技能：{skills}',
     'k_list': '字母或方向键选择，回车确认',
@@ -198,8 +207,8 @@ UI = {
     'bad_server_back': 'Esc 返回局域网大厅 · 回车或 q 退出',
     'bad_server_quit': '回车或 q 退出',
     'wrong_key': '这个键没有作用；按 ? 查看按键',
-    'host_hint': '房主：s 开始，b/x 加减机器人，+/- 人数，i 身份，h 角色，k 牌堆，m 禁言观战者，聊天里 "/mute N" 禁言 N 号座位',
-    'mute_spectators': '禁言观战者',
+    'host_hint': '房主：s 开始，b/x 加减机器人，+/- 人数，i 身份，h 角色，k 牌堆',
+    'mute_spectators': '禁言观战者（聊天里 /mute N：N 号座位）',
     'muted': '已禁言',
     'mute_usage': '输入 /mute N 或 /unmute N，N 是座位号',
     'players_range': '人数只能是{lo}–{hi}人',
@@ -471,7 +480,7 @@ ABBREVIATIONS = [
     '✗潜伏：座位行放不下时，死亡或出局的玩家和他的身份',
 ]
 
-#: The rules in six lines, for the help screen.
+#: The rules in a few lines, for the help screen.
 RULES_SUMMARY = [
     '每人有一个秘密身份：军情处（蓝）、潜伏战线（红），或打酱油的。',
     '你的回合：摸两张牌；出牌阶段可以使用功能牌；然后必须传出一张手牌作为情报。',
@@ -479,4 +488,6 @@ RULES_SUMMARY = [
     '情报到达时，持有者可以接收或不接收；传回传出者时他必须接收。',
     '面前集齐三张己方颜色（红或蓝）情报的阵营获胜；集齐三张黑情报的人死亡。',
     '回合中无牌可传出的人出局。每次响应窗口里，所有人依次可以打出功能牌，后发先至。',
+    '本版（千骐原版）先选角色、后发身份：选角色时还不知道自己的阵营。',
+    '情报和回合总是传给右手边的人，即顺位的下一位（逆时针）。',
 ]
