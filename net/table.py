@@ -28,7 +28,8 @@ from typing import Any
 from bots import LEVELS, Bot, make_bot
 from engine import ChoiceError, ConfigError, Game, GameConfig, Prompt, events_for, identity_options, view
 from engine.cards import deck_variants
-from engine.prompts import KINDS
+from engine.prompts import KINDS, RESPONSE
+from engine.state import TURN_STEPS
 from engine.view import SEAT_KEYS, SeatPart, merge, public_view, seat_part
 from net import protocol as P
 from net.connection import FramedConnection
@@ -55,8 +56,14 @@ DEFAULT_TIMERS: dict[str, float] = {
     "receive": 10.0,
     "probe_discard": 15.0,
 }
-#: Kinds only character games have: used unless the host's `timers` names them.
-EXTRA_TIMERS: dict[str, float] = {"character_pick": 30.0, "skill": 15.0}
+#: The response prompts of a turn-start or turn-end window (RULES.md §4): most seats have nothing
+#: to play then, so these windows keep their own, shorter timer.
+TURN_WINDOW = "turn_window"
+#: Timers used unless the host's `timers` names them: the kinds only character games have, and
+#: the turn windows' timer.
+EXTRA_TIMERS: dict[str, float] = {"character_pick": 30.0, "skill": 15.0, TURN_WINDOW: 5.0}
+#: Every timer the host may set.
+TIMER_NAMES = (*KINDS, TURN_WINDOW)
 #: A dropped seat's deadlines shrink to this, so the table does not wait on someone who is gone.
 OFFLINE_TIMEOUT = 5.0
 #: After this long offline, a bot plays the seat until its owner returns.
@@ -649,8 +656,8 @@ class Table:
     def _op_set_timers(self, args: dict[str, Any]) -> None:
         timers = dict(self.timers)
         for kind, seconds in args.items():
-            if kind not in KINDS:
-                raise OpError(P.BAD_MESSAGE, f"no timer {kind!r}; timers are {', '.join(KINDS)}")
+            if kind not in TIMER_NAMES:
+                raise OpError(P.BAD_MESSAGE, f"no timer {kind!r}; timers are {', '.join(TIMER_NAMES)}")
             timers[kind] = _positive_seconds(seconds, kind)
         self.timers = timers
 
@@ -828,16 +835,18 @@ class Table:
         assert game is not None
         now = self.clock()
         live = set()
+        w = game.state.window
+        turn_window = w is not None and w.step in TURN_STEPS
         for prompt in game.prompts.values():
             live.add(prompt.id)
             if prompt.id not in self.deadlines:
-                deadline = now + self.timers.get(prompt.kind, EXTRA_TIMERS.get(prompt.kind, 30.0))
+                kind = TURN_WINDOW if turn_window and prompt.kind == RESPONSE else prompt.kind
+                deadline = now + self.timers.get(kind, EXTRA_TIMERS.get(kind, 30.0))
                 slot = self.slots[prompt.seat]
                 if slot.offline_since is not None and slot.bot is None:
                     deadline = min(deadline, now + self.offline_timeout)
                 self.deadlines[prompt.id] = deadline
                 self._issued[prompt.id] = now
-        w = game.state.window
         asked = range(w.first_prompt, w.first_prompt + len(w.eligible)) if w is not None else range(0)
         for prompt_id in [p for p in self.deadlines if p not in live]:
             deadline = self.deadlines.pop(prompt_id)
