@@ -62,6 +62,10 @@ TURN_WINDOW = "turn_window"
 #: Timers used unless the host's `timers` names them: the kinds only character games have, and
 #: the turn windows' timer.
 EXTRA_TIMERS: dict[str, float] = {"character_pick": 30.0, "skill": 15.0, TURN_WINDOW: 5.0}
+#: A bot answers a turn-start or turn-end window after this share of the bot delay: those windows
+#: show nothing to follow unless something is played, and every bot waits the same whatever it
+#: holds, so the shorter pause tells nothing.
+TURN_WINDOW_BOT_SHARE = 0.25
 #: Every timer the host may set.
 TIMER_NAMES = (*KINDS, TURN_WINDOW)
 #: A dropped seat's deadlines shrink to this, so the table does not wait on someone who is gone.
@@ -168,7 +172,7 @@ class Table:
         self.game: Game | None = None
         self.journal: Journal | None = None
         self.deadlines: dict[int, float] = {}
-        self._issued: dict[int, float] = {}
+        self._bot_at: dict[int, float] = {}  # prompt id -> when a bot may answer it
         #: Deadlines of window prompts already answered, shown until their window closes: the
         #: views keep listing those seats as waiting, so a pass stays secret (`engine.view`).
         self._answered: dict[int, float] = {}
@@ -740,7 +744,7 @@ class Table:
         self.game = None
         self.deadlines.clear()
         self._answered.clear()
-        self._issued.clear()
+        self._bot_at.clear()
         self.seats.to_lobby()
         self._dirty = True
 
@@ -759,7 +763,7 @@ class Table:
         self.phase = PLAYING
         self.deadlines.clear()
         self._answered.clear()
-        self._issued.clear()
+        self._bot_at.clear()
         for slot in self.slots:
             slot.bot = self._new_bot(slot.bot_level, slot.index) if slot.bot_level is not None else None
             slot.bot_since = 0
@@ -846,11 +850,11 @@ class Table:
                 if slot.offline_since is not None and slot.bot is None:
                     deadline = min(deadline, now + self.offline_timeout)
                 self.deadlines[prompt.id] = deadline
-                self._issued[prompt.id] = now
+                self._bot_at[prompt.id] = now + self.bot_delay * (TURN_WINDOW_BOT_SHARE if turn_window else 1.0)
         asked = range(w.first_prompt, w.first_prompt + len(w.eligible)) if w is not None else range(0)
         for prompt_id in [p for p in self.deadlines if p not in live]:
             deadline = self.deadlines.pop(prompt_id)
-            del self._issued[prompt_id]
+            del self._bot_at[prompt_id]
             if prompt_id in asked:
                 self._answered[prompt_id] = deadline
         for prompt_id in [p for p in self._answered if p not in asked]:
@@ -865,7 +869,7 @@ class Table:
         for prompt in game.prompts.values():
             if self.deadlines[prompt.id] <= now:
                 expired.append(prompt)
-            elif self.slots[prompt.seat].bot is not None and self._issued[prompt.id] + self.bot_delay <= now:
+            elif self.slots[prompt.seat].bot is not None and self._bot_at[prompt.id] <= now:
                 bot_moves.append(prompt)
         standins = [
             slot for slot in self.slots
@@ -880,7 +884,7 @@ class Table:
         times = list(self.deadlines.values())
         for prompt in game.prompts.values():
             if self.slots[prompt.seat].bot is not None:
-                times.append(self._issued[prompt.id] + self.bot_delay)
+                times.append(self._bot_at[prompt.id])
         times += [s.offline_since + self.standin_grace for s in self.slots if s.offline_since is not None and s.bot is None]
         return min(times, default=None)
 
@@ -934,7 +938,7 @@ class Table:
         self.phase = OVER
         self.deadlines.clear()
         self._answered.clear()
-        self._issued.clear()
+        self._bot_at.clear()
         self.games_finished += 1
         s = game.state
         log.info("%s: game over: winners %s (%s)", self.name, list(s.winners), s.win_reason)
