@@ -3,8 +3,8 @@
 Games of `normal` bots on the bare engine. A *wait* is one round of prompts the table must wait
 for: a window asks its seats at once and settles when the last answers, so it is one wait however
 many seats it asks. At a server table every wait lasts at least the bot delay (`net.table.BOT_DELAY`,
-0.6 s), and a human's automatic pass of a window he can do nothing in comes after 0.6–1.8 s
-(`fengsheng_tui.screens.table.AUTO_PASS_DELAY`, 1.2 s on average). Reported per game and per turn:
+0.6 s; a quarter of it in a turn window, `TURN_WINDOW_BOT_SHARE`), and a human's automatic pass of
+a turn window he can do nothing in comes after 0.3–0.9 s (`TURN_AUTO_PASS_DELAY`, 0.6 s on average). Reported per game and per turn:
 waits, the turn windows among them, and for seat 0 (taken as the human) how many turn-window
 prompts he meets and how many of those offer him anything but pass (the ones he must look at).
 Run: `.venv/bin/python bench/turn_windows_bench.py [--games N]`.
@@ -24,7 +24,7 @@ from engine.state import TURN_STEPS  # noqa: E402
 
 BOT_DELAY = 0.6
 TURN_WINDOW_BOT_DELAY = BOT_DELAY * 0.25  # net.table.TURN_WINDOW_BOT_SHARE
-AUTO_PASS_MEAN = 1.2
+AUTO_PASS_MEAN = 0.6  # fengsheng_tui.screens.table.TURN_AUTO_PASS_DELAY (0.3–0.9 s)
 CONFIGS = [(4, "novice", False), (6, "3v3", False), (5, "default", True)]
 
 
