@@ -11,7 +11,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("address", nargs="?", metavar="HOST[:PORT]",
                         help="the server (default: the server's default port); without it, browse the LAN")
     parser.add_argument("--lang", choices=("zh", "en"), default=None,
-                        help="language (default: the one saved in Settings, else zh)")
+                        help="language (default: the one saved in Settings, else the locale's: zh_* Chinese, else English)")
     parser.add_argument("--name", default=None, help="your name at the table")
     parser.add_argument("--password", default=None, help="the table password, if it has one")
     parser.add_argument("--spectate", action="store_true", help="watch without taking a seat")

@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--characters", action=argparse.BooleanOptionalAction, default=None,
                         help="play with characters (default: only when the player count needs them, as 5 does)")
     parser.add_argument("--lang", choices=("zh", "en"), default=None,
-                        help="language (default: the one saved in Settings, else zh)")
+                        help="language (default: the one saved in Settings, else the locale's: zh_* Chinese, else English)")
     parser.add_argument("--lan", action="store_true", help="advertise the table so friends on the LAN can join")
     parser.add_argument("--web", type=options.port, default=None, metavar="PORT",
                         help="let friends join from a browser at this port (seats stay open; see README)")

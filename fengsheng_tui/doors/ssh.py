@@ -39,6 +39,7 @@ from typing import Any, Protocol, TextIO
 
 import asyncssh
 
+from ..preferences import locale_lang
 from .guest import loopback_source
 from .ssh_guest import EXIT_FULL
 
@@ -437,7 +438,9 @@ class _Client:
         his config); `-s -P`: no user site-packages, no current folder on the import path."""
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         env = {"TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": str(folder), "PATH": os.defpath,
-               "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+               "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+               # A guest starts in the language the host's locale names (Settings switches it).
+               "LC_MESSAGES": "zh_CN.UTF-8" if locale_lang() == "zh" else "C.UTF-8"}
         master, slave = os.openpty()
         read_end, write_end = os.pipe()
         try:

@@ -76,7 +76,7 @@ PAGE = """<!DOCTYPE html>
 <script src="/static/door.js"></script>
 </head>
 <body>
-<div class="font-warm">风声 Roboto</div>
+<div class="font-warm" aria-hidden="true">风声 Roboto</div>
 <div id="intro">风声 · {title} …</div>
 <div id="closed" role="alert"><span>连接已断开 · Session ended.</span>
 <button type="button" id="restart">Enter: 重新连接 · reconnect</button></div>
@@ -91,7 +91,7 @@ DOOR_CSS = """
   font-weight: 100 700; font-display: block; }
 html, body { margin: 0; height: 100%; background: #0c181f; color: #eee; }
 body { font-family: 'Roboto Mono', FONTS; }
-.font-warm { position: absolute; left: -9999px; font-family: 'Roboto Mono'; }
+.font-warm { position: absolute; left: -9999px; font-family: FONTS; }
 #terminal { position: absolute; inset: 0; opacity: 0; }
 body.-first-byte #terminal { opacity: 1; }
 #intro { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; font-size: 20px; }

@@ -221,34 +221,40 @@ async def test_each_guest_reaches_the_table_from_an_address_of_his_own() -> None
     readers = []
     a_source, b_source = loopback_source("127.0.0.2"), loopback_source("127.0.0.3")
     assert a_source and b_source and a_source != b_source
+    shown: dict[aiohttp.ClientWebSocketResponse, bytearray] = {}
 
-    async def fails(source: str, count: int) -> None:
-        for _ in range(200):
-            if server.auth._fails.get(source, (0, 0))[0] >= count:
-                return
-            await asyncio.sleep(0.05)
-        raise AssertionError(f"{source}: {server.auth._fails}")
+    async def refused_again(ws: aiohttp.ClientWebSocketResponse, keys: str) -> None:
+        """Type `keys`, then wait for the prompt to come back with its password field."""
+        start = len(shown[ws])
+        await ws.send_str(json.dumps(["stdin", keys]))
+        async with asyncio.timeout(30):
+            while "牌桌密码".encode() not in shown[ws][start:]:
+                await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)
+
+    async def read(ws: aiohttp.ClientWebSocketResponse) -> None:
+        async for message in ws:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                shown[ws] += message.data
 
     async def send(ws: aiohttp.ClientWebSocketResponse, keys: str) -> None:
         await ws.send_str(json.dumps(["stdin", keys]))
-        await asyncio.sleep(0.4)
+        await asyncio.sleep(0.3)
 
     try:
         a, b = await guests.open("127.0.0.2"), await guests.open("127.0.0.3")
         for ws in (a, b):
             assert "你的名字".encode() in await first_bytes(ws)
-            readers.append(asyncio.create_task(drain(ws)))
-        await send(a, "Ann\r")  # no password: refused, and the prompt asks for one
-        await fails(a_source, 1)
-        for n in range(2, 7):
+            shown[ws] = bytearray()
+            readers.append(asyncio.create_task(read(ws)))
+        await refused_again(a, "Ann\r")  # no password: refused, and the prompt asks for one
+        for _ in range(5):
             await send(a, "\r")  # from the name field to the password field
-            await send(a, "wrong\r")
-            await fails(a_source, n)
-        assert server.auth.wait(a_source) > 0  # Ann must wait now
-        await send(b, "Bo\r")
-        await fails(b_source, 1)
+            await refused_again(a, "wrong\r")
+        assert server.auth._fails[a_source][0] == 6 and server.auth.wait(a_source) > 0  # Ann must wait now
+        await refused_again(b, "Bo\r")
         await send(b, "\r")
-        await send(b, "secret\r")
+        await b.send_str(json.dumps(["stdin", "secret\r"]))
         table = server.tables["锁"]
         for _ in range(200):
             if any(slot.name == "Bo" for slot in table.slots):
@@ -262,8 +268,3 @@ async def test_each_guest_reaches_the_table_from_an_address_of_his_own() -> None
         await guests.close()
         await door.close()
         await server.close()
-
-
-async def drain(ws: aiohttp.ClientWebSocketResponse) -> None:
-    async for _ in ws:
-        pass

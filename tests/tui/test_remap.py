@@ -96,3 +96,63 @@ async def test_a_remapped_pass_keeps_its_translated_name_in_the_footer(table: Lo
         await wait_for(pilot, lambda: open_prompt(app, "pass", "end") is not None)
         footer = screen_text(app).splitlines()[-1]
         assert "空格/p" in footer and "space" not in footer.lower()
+
+
+async def test_enter_on_the_only_lan_table_joins_it_and_its_state_is_in_words(table: LocalTable) -> None:
+    from fengsheng_tui.screens.lobby import LobbyScreen
+    from net.discovery import GameFound
+    from net.version import PROTOCOL_VERSION
+
+    app = FengshengApp(lang="zh", lobby=True, interfaces=[], keymap={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        # What the zeroconf browser hands the screen for one advertised table.
+        lobby.games = {"friday": GameFound(name="friday", host="127.0.0.1", port=table.port, version=PROTOCOL_VERSION,
+                                           table="周五", seats_taken=2, seats_total=6, phase="lobby",
+                                           password=False, addresses=("127.0.0.1",))}
+        lobby.refresh_view()
+        await pilot.pause()
+        text = screen_text(app)
+        assert "周五" in text and "等人中" in text and "lobby" not in text
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.session is not None and app.state.view is not None)
+        assert app.session.port == table.port  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("width", [40, 60, 80, 100])
+async def test_chinese_help_never_starts_a_line_with_a_closing_mark(width: int) -> None:
+    import io
+
+    from rich.console import Console
+    from textual.widgets import Static
+
+    from fengsheng_tui.screens.help import HelpScreen
+    from fengsheng_tui.widgets.cjk_text import NO_END, NO_START
+
+    app = FengshengApp(lang="zh", lobby=True, interfaces=[], keymap={})
+    async with app.run_test(size=(width, 30)) as pilot:
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        content = app.screen.query_one("#help", Static).content
+        console = Console(width=width - 2, record=True, color_system=None, file=io.StringIO())
+        console.print(content)
+        rows = [row.strip() for row in console.export_text().splitlines() if row.strip()]
+    assert any("先选角色、后发身份" in row or "后发身份" in row for row in rows)
+    assert any("右手边" in row for row in rows)
+    # Chinese marks only: a key table row may well start with `?`.
+    stranded = [row for row in rows if (row[0] in NO_START and not row[0].isascii())
+                or (row[-1] in NO_END and not row[-1].isascii())]
+    assert not stranded, stranded
+
+
+async def test_english_help_says_characters_come_first_and_messages_go_right() -> None:
+    from fengsheng_tui.screens.help import HelpScreen
+
+    app = FengshengApp(lang="en", lobby=True, interfaces=[], keymap={})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = screen_text(app)
+    assert "characters are chosen before identities" in text and "always go to the right" in text
