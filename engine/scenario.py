@@ -534,6 +534,13 @@ def _pass_window(game: Game) -> bool:
     return True
 
 
+def _answer_decoys(game: Game) -> None:
+    """Decoy offers (a face-down seat asked as a 就计 or 弃卒保帅 owner would be, with nothing to
+    choose) are answered by themselves before each step: scenarios name real decisions only."""
+    while decoys := sorted((p for p in game.prompts.values() if chars.is_decoy(p)), key=lambda p: game.priority_key(p.seat)):
+        game.choose(decoys[0].seat, decoys[0].id, decoys[0].default)
+
+
 def _seat_of(step: Mapping[str, Any]) -> int:
     seat = step.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
@@ -559,18 +566,19 @@ def run_step(game: Game, step: Mapping[str, Any]) -> None:
     if game.over and not ("expect" in step or step.get("expect_refused")):
         raise StepFailed("the game is already over")
     if "at" in step:
+        _answer_decoys(game)
         if step["at"] not in TURN_STEPS:
             raise ScenarioError(f"at must be one of {sorted(TURN_STEPS)}, not {step['at']!r}")
         if _turn_window(game) != step["at"]:
             raise StepFailed(f"no {step['at']} window is open (open: {_open_prompts(game)})")
     else:
-        pass_turn_windows(game)
+        _between_steps(game)
     if step.get("all_pass") is True:
         if not _pass_window(game):
             raise StepFailed(f"no response window is open (open: {_open_prompts(game)})")
     elif step.get("settle") is True:
         while _pass_window(game):
-            pass
+            _answer_decoys(game)
     elif "expect" in step:
         check(game, step["expect"])
     elif step.get("expect_refused") is True:
@@ -1030,12 +1038,6 @@ CHECKS: dict[str, Callable[[Game, object], str | None]] = {
 # ----------------------------------------------------------------------------- running
 
 
-def _final_check(game: Game, expect: object) -> None:
-    """The scenario's `[expect]`, once the turn windows then open have passed (as between steps)."""
-    pass_turn_windows(game)
-    check(game, expect)
-
-
 def run_scenario(data: Mapping[str, Any]) -> ScenarioResult:
     """Deal, play every step, check the final expectations; the first failing step stops the run."""
     name = str(data.get("name", "<unnamed>"))
@@ -1060,10 +1062,25 @@ def run_scenario(data: Mapping[str, Any]) -> ScenarioResult:
         if not _run_part(result, where, partial(run_step, game, step)):
             return result
         result.steps_run = number
-    if "expect" in data and not _run_part(result, "expect", lambda: _final_check(game, data["expect"])):
+    if "expect" in data and not _run_part(result, "expect", partial(_final_check, game, data["expect"])):
         return result
     result.ok = True
     return result
+
+
+def _final_check(game: Game, exp: object) -> None:
+    _between_steps(game)
+    check(game, exp)
+
+
+def _between_steps(game: Game) -> None:
+    """What the runner answers by itself before a step: decoy offers, then the turn windows open
+    (a step answers those only when it says `at`), until neither is left."""
+    while True:
+        _answer_decoys(game)
+        if game.over or _turn_window(game) is None:
+            return
+        _pass_window(game)
 
 
 def _run_part(result: ScenarioResult, where: str, part: Callable[[], None]) -> bool:
