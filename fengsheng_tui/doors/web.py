@@ -263,9 +263,11 @@ class WebDoor:
             return "forbidden: this door only serves its own page"
         peer = request.remote or "?"
         if sum(1 for address in self.guests.values() if address == peer) >= self.max_per_address:
-            return f"at most {self.max_per_address} browser sessions from one address"
+            return (f"同一地址最多 {self.max_per_address} 个浏览器会话 · "
+                    f"at most {self.max_per_address} browser sessions from one address")
         if len(self.guests) >= self.max_guests:
-            return f"the table's browser door is full ({self.max_guests} guests): try again later"
+            return (f"浏览器入口已满（{self.max_guests} 人），请稍后再试 · "
+                    f"the table's browser door is full ({self.max_guests} guests): try again later")
         return None
 
     async def _socket(self, request: Any) -> Any:
