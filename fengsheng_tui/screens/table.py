@@ -16,7 +16,7 @@ from ..choice import PASS_VERBS, Chooser
 from ..keys import TABLE_KEYS
 from ..widgets.hand import HandPanel
 from ..widgets.log import EventLog
-from ..widgets.prompt import ROWS, PromptPanel
+from ..widgets.prompt import ROWS, PromptPanel, is_decoy
 from ..widgets.seats import SeatsPanel
 from ..widgets.status import Banner, StatusBar
 from ..widgets.transit import TransitPanel
@@ -80,7 +80,7 @@ class TableScreen(FsScreen):
         yield PromptPanel(id="prompt")
         yield Input(id="chat", placeholder=self.fs_app.words("chat_placeholder"), max_length=200, disabled=True)
         yield Static(id="too-small")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True
@@ -201,9 +201,9 @@ class TableScreen(FsScreen):
 
     def schedule_auto_pass(self) -> None:
         """A response window where nothing of ours is playable passes by itself, after a random
-        pause (Settings `a` turns this off)."""
+        pause (Settings `a` turns this off); so does a decoy offer, which holds nothing to use."""
         prompt = self.chooser.prompt
-        if not self.fs_app.auto_pass or prompt is None or prompt.get("kind") != "response":
+        if not self.fs_app.auto_pass or prompt is None or (prompt.get("kind") != "response" and not is_decoy(prompt)):
             return
         prompt_id = prompt.get("id")
         if prompt_id == self.auto_pass_for or self.chooser.sent_for == prompt_id:
