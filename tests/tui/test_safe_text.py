@@ -23,6 +23,7 @@ from rich.text import Text
 from engine import events_for, view
 from fengsheng_tui.app import FengshengApp
 from fengsheng_tui.safe_text import clean, clean_tree, plain
+from fengsheng_tui.screens.character_pick import CharacterPickScreen
 from fengsheng_tui.screens.game_over import GameOverScreen
 from fengsheng_tui.screens.lobby import LobbyScreen
 from fengsheng_tui.screens.table import TableScreen
@@ -227,6 +228,15 @@ async def test_every_screen_shows_hostile_frames_as_plain_text(lang: str) -> Non
         app.show_help()
         await pilot.pause()
         assert_inert(app)
+        app.pop_screen()
+
+        picking = {**playing["view"], "phase": "character_pick", "prompt": None,
+                   "character_choices": [MARKUP[0], f"{CONTROLS}{MARKUP[2]}"]}
+        app.handle_message({"type": "update", "view": picking, "events": []})
+        await wait_for(pilot, lambda: isinstance(app.screen, CharacterPickScreen))
+        await pilot.pause()
+        text = assert_inert(app)
+        assert MARKUP[0] in text and MARKUP[2] in text
         app.pop_screen()
 
         app.handle_message({"type": "update", "view": view(finished, 0), "events": events_for(finished, 0, 0)})
