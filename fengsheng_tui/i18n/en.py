@@ -488,8 +488,8 @@ RULES_SUMMARY = [
     'When a message arrives, its holder accepts or declines; back at the sender it must be accepted.',
     'A faction wins when one of its players has three messages of its colour; three black messages kill.',
     'A player with nothing to send is out. In each response window anyone may play; last played resolves first.',
-    'In this edition (千骐) characters are chosen before identities are dealt: pick one without knowing your side.',
-    'Messages and turns always go to the right: to the next seat in 顺位, counter-clockwise round the table.',
+    'In this edition (the original Qianqi one) characters are chosen before identities are dealt: pick one without knowing your side.',
+    'Messages and turns always go to the right: to the next seat in turn order, counter-clockwise round the table.',
 ]
 
 #: Card functions: the engine's Chinese name → English.
