@@ -32,6 +32,8 @@ class Preferences:
     lang: str = field(default_factory=locale_lang)
     mono: bool = False
     auto_pass: bool = True
+    #: One of the colour themes Textual ships (checked against the app's themes when applied).
+    theme: str = "textual-dark"
 
 
 def settings_path() -> Path:
@@ -53,6 +55,8 @@ def load_preferences(path: Path | None = None) -> Preferences:
         prefs = replace(prefs, mono=data["mono"])
     if isinstance(data.get("auto_pass"), bool):
         prefs = replace(prefs, auto_pass=data["auto_pass"])
+    if isinstance(data.get("theme"), str) and 0 < len(data["theme"]) <= 64:
+        prefs = replace(prefs, theme=data["theme"])
     return prefs
 
 

@@ -1,7 +1,7 @@
-"""The table clock: every prompt's deadline and issue time, and the host's pause.
+"""The table clock: every prompt's deadline, when a bot may answer it, and the host's pause.
 
 A paused clock stops the table: nothing is due (no default on expiry, no bot move, no stand-in)
-and nothing wakes the table; on resume every deadline and issue time shifts by the pause, so each
+and nothing wakes the table; on resume every deadline and bot time shifts by the pause, so each
 seat gets back exactly the time it had left. Prompts issued during a pause (a human may still
 answer) count from the moment of the pause.
 """
@@ -17,7 +17,8 @@ class TableClock:
         #: Zero of the clock the views carry (`clock`, and every prompt's `deadline`).
         self.epoch = now()
         self.deadlines: dict[int, float] = {}
-        self.issued: dict[int, float] = {}
+        #: Prompt id -> when a bot may answer it.
+        self.bot_at: dict[int, float] = {}
         #: Deadlines of window prompts already answered, shown until their window closes.
         self.answered: dict[int, float] = {}
         #: When the pause began (None: running), and who paused ("host").
@@ -26,7 +27,7 @@ class TableClock:
 
     def clear(self) -> None:
         self.deadlines.clear()
-        self.issued.clear()
+        self.bot_at.clear()
         self.answered.clear()
         self.paused_since = None
         self.paused_by = None
@@ -47,14 +48,15 @@ class TableClock:
         deadline = self.deadlines.get(prompt_id) or self.answered.get(prompt_id)
         return 0.0 if deadline is None else round(deadline - self.epoch, 3)
 
-    def issue(self, prompt_id: int, seconds: float, cap: float | None = None) -> None:
-        """A new prompt's deadline `seconds` from now (at most `cap` seconds, for a dropped seat)."""
+    def issue(self, prompt_id: int, seconds: float, cap: float | None, bot_wait: float) -> None:
+        """A new prompt's deadline `seconds` from now (at most `cap` seconds, for a dropped seat),
+        and a bot's answer `bot_wait` from now."""
         now = self.table_now()
         deadline = now + seconds
         if cap is not None:
             deadline = min(deadline, now + cap)
         self.deadlines[prompt_id] = deadline
-        self.issued[prompt_id] = now
+        self.bot_at[prompt_id] = now + bot_wait
 
     def pause(self, by: str) -> bool:
         """Stop the clock; False if it already was."""
@@ -69,7 +71,7 @@ class TableClock:
         if self.paused_since is None:
             return None
         shift = self.now() - self.paused_since
-        for times in (self.deadlines, self.issued, self.answered):
+        for times in (self.deadlines, self.bot_at, self.answered):
             for key in times:
                 times[key] += shift
         self.paused_since = None
