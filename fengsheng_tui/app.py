@@ -66,6 +66,8 @@ class FengshengApp(App[int]):
         self.mono = start.mono
         #: Pass a response window by itself when nothing in it is playable (Settings `a`).
         self.auto_pass = start.auto_pass
+        #: Ring the terminal bell when a prompt of ours opens (Settings `b`).
+        self.bell_on_move = start.bell
         self.replay_data = replay
         self.replay_dir = replay_dir
         self.started_at = time.time()
@@ -124,7 +126,8 @@ class FengshengApp(App[int]):
 
     def save_settings(self) -> None:
         """Keep the Settings screen's choices for the next run (settings.json)."""
-        save_preferences(Preferences(lang=self.words.lang, mono=self.mono, auto_pass=self.auto_pass))
+        save_preferences(Preferences(lang=self.words.lang, mono=self.mono, auto_pass=self.auto_pass,
+                                     bell=self.bell_on_move))
 
     # ------------------------------------------------------------------ the connection
 

@@ -41,6 +41,8 @@ TABLE_KEYS = (
     KeySpec("pass", "space", "pass", "pass_key", key_display="Space"),
     KeySpec("back", "escape,backspace", "back", "back", key_display="Esc"),
     KeySpec("chat", "c", "chat", "chat"),
+    KeySpec("quick_chat", "t", "quick_chat", "quick_chat_key", show=False),
+    KeySpec("notes", "n", "notes", "note_key", show=False),
     KeySpec("result", "r", "result", "result_key"),
     KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
     KeySpec("settings", "o", "settings", "settings", show=False),
@@ -122,6 +124,7 @@ SETTINGS_KEYS = (
     KeySpec("settings_language", "l", "language", "language"),
     KeySpec("settings_colour", "m", "colour", "colour_mode"),
     KeySpec("settings_auto_pass", "a", "auto_pass", "auto_pass_key"),
+    KeySpec("settings_bell", "b", "bell", "bell_key"),
     KeySpec("settings_close", "escape,backspace,q", "close", "back", key_display="Esc"),
 )
 OVER_KEYS = (
@@ -129,6 +132,19 @@ OVER_KEYS = (
     KeySpec("over_next", "s", "next_game", "next_game"),
     KeySpec("over_quit", "enter,q", "leave", "quit"),
     KeySpec("over_help", "question_mark", "help", "help", key_display="?"),
+)
+NOTES_KEYS = (
+    KeySpec("notes_prev", "up", "move(-1)", "target_key", key_display="↑↓"),
+    KeySpec("notes_next", "down", "move(1)", "target_key", show=False),
+    *(KeySpec(f"notes_{ch}", ch, f"seat({i})", "target_key", show=False) for i, ch in enumerate(TARGET_LETTERS)),
+    *(KeySpec(f"notes_mark_{n}", str(n), f"mark({n})", "note_key", show=n == 1, key_display="0-4")
+      for n in range(5)),
+    KeySpec("notes_close", "escape,backspace,n", "close", "back", key_display="Esc"),
+)
+QUICK_CHAT_KEYS = (
+    *(KeySpec(f"quick_chat_{n}", str(n), f"say({n - 1})", "quick_chat_key", show=n == 1, key_display="1-8")
+      for n in range(1, 9)),
+    KeySpec("quick_chat_close", "escape,backspace,t", "close", "back", key_display="Esc"),
 )
 CONFIRM_KEYS = (
     KeySpec("quit_yes", "y", "answer(True)", "yes"),

@@ -19,6 +19,8 @@ class Preferences:
     lang: str = "zh"
     mono: bool = False
     auto_pass: bool = True
+    #: Ring the terminal bell when a prompt of ours opens (off: a bell in a shared room annoys).
+    bell: bool = False
 
 
 def settings_path() -> Path:
@@ -41,11 +43,13 @@ def load_preferences(path: Path | None = None) -> Preferences:
         prefs = replace(prefs, mono=data["mono"])
     if isinstance(data.get("auto_pass"), bool):
         prefs = replace(prefs, auto_pass=data["auto_pass"])
+    if isinstance(data.get("bell"), bool):
+        prefs = replace(prefs, bell=data["bell"])
     return prefs
 
 
 def save_preferences(prefs: Preferences, path: Path | None = None) -> None:
-    """Write all three choices; a read-only home only loses them, never the game."""
+    """Write every choice; a read-only home only loses them, never the game."""
     path = path or settings_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -10,9 +10,12 @@ from ..i18n import Words
 
 
 class StatusBar(Static):
-    def show(self, state: ClientState, words: Words, layout: bool = True) -> None:
+    def show(self, state: ClientState, words: Words, layout: bool = True, your_move: bool = False) -> None:
         view = state.view or {}
         text = Text(words("title"), style="bold")
+        if your_move:
+            text = Text(f" {words('your_move')} ", style="bold reverse")
+            text.append(" " + words("title"), style="bold")
         if view:
             text.append(" · " + words("turn", n=view.get("turn", 0)))
             text.append(" · " + words.seat_name(state.seats, view.get("current"), state.seat))
@@ -25,4 +28,17 @@ class StatusBar(Static):
 
 
 class Banner(Static):
-    """Shown only while the connection is down."""
+    """One line under the status bar: what just happened (`Bot 2截获了情报`), so a glance after
+    looking away tells it; while the connection is down, that instead."""
+
+    def show(self, state: ClientState, words: Words, lost: bool) -> None:
+        self.set_class(lost, "-lost")
+        if lost:
+            self.update(Text(words("lost_conn")))
+            return
+        last = state.last_action(words)
+        text = Text(words("last_action"), style="dim")
+        text.append(last or "")
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        self.update(text)
