@@ -22,9 +22,9 @@ MARKS = {1: "red", 2: "blue", 3: "neutral", 4: "unknown"}
 class NotesScreen(FsModal):
     DEFAULT_CSS = """
     NotesScreen { align: center middle; }
-    NotesScreen > Vertical { width: auto; max-width: 90%; height: auto; border: round $accent;
+    NotesScreen > Vertical { width: 72; max-width: 100%; height: auto; border: round $accent;
                              background: $surface; padding: 0 1; }
-    NotesScreen #notes { width: auto; height: auto; }
+    NotesScreen #notes { width: 100%; height: auto; }
     """
     KEYS = NOTES_KEYS
 

@@ -16,9 +16,9 @@ from .base import FsModal
 class QuickChatScreen(FsModal):
     DEFAULT_CSS = """
     QuickChatScreen { align: center middle; }
-    QuickChatScreen > Vertical { width: auto; height: auto; border: round $accent; background: $surface;
+    QuickChatScreen > Vertical { width: 48; max-width: 100%; height: auto; border: round $accent; background: $surface;
                                  padding: 0 1; }
-    QuickChatScreen #phrases { width: auto; height: auto; }
+    QuickChatScreen #phrases { width: 100%; height: auto; }
     """
     KEYS = QUICK_CHAT_KEYS
 

@@ -45,6 +45,9 @@ class Ring(Widget):
     """`Ring(n, anchor)`: built for a number of seats and our place; the table builds a new one
     when either changes. Seat boxes have ids `seat-<index>`."""
 
+    #: The most lines a seat box took at the last `show` (three unless a name wraps).
+    seat_lines = SEAT_ROWS
+
     def __init__(self, n: int = 0, anchor: int = 0, **kw: Any) -> None:
         super().__init__(**kw)
         self.n = n
@@ -79,7 +82,7 @@ class Ring(Widget):
 
     def rows_needed(self, boxed: bool, gap: bool, stack_lines: int, wide: bool, path_lines: int = PATH_ROWS) -> int:
         """Screen rows this ring takes in a mode (seats as their usual three or five lines)."""
-        seat = BOXED_ROWS if boxed else SEAT_ROWS
+        seat = self.seat_lines + (BOXED_ROWS - SEAT_ROWS if boxed else 0)
         side = max(len(self.on_left), len(self.on_right))
         side_rows = side * seat + (max(0, side - 1) if not boxed else 0)
         message = max(path_lines, stack_lines) if wide else path_lines + stack_lines
@@ -101,12 +104,6 @@ class Ring(Widget):
         path = self.query_one(MessagePath)
         path.show(state, words, mono, width=center // 2 if wide else center)
         lines = path.lines
-        boxed = self.rows_needed(True, False, stack_lines, wide, lines) <= room
-        gap = not boxed and self.rows_needed(False, True, stack_lines, wide, lines) <= room
-        self.styles.max_height = max(3, room)
-        self.set_class(boxed, "-boxed")
-        self.set_class(gap, "-gap")
-        self.set_class(wide, "-wide")
         for seat in seats:
             index = seat.get("index")
             if not isinstance(index, int):
@@ -119,6 +116,13 @@ class Ring(Widget):
                      over=bool(view.get("over")), countdown=countdowns.get(index, False) if index in countdowns
                      else False, note=notes.get(index), holder=m is not None and m.get("position") == index,
                      sender=m is not None and m.get("sender") == index, characters=characters, mono=mono)
+        self.seat_lines = max([SEAT_ROWS, *(b.lines for b in self.query(SeatBox))])
+        boxed = self.rows_needed(True, False, stack_lines, wide, lines) <= room
+        gap = not boxed and self.rows_needed(False, True, stack_lines, wide, lines) <= room
+        self.styles.max_height = max(3, room)
+        self.set_class(boxed, "-boxed")
+        self.set_class(gap, "-gap")
+        self.set_class(wide, "-wide")
         # The stack gets the rows the rest of the ring leaves (its newest entries first).
         others = self.rows_needed(boxed, gap, 0, wide, 0)
         self.query_one(StackView).show(state, words, mono, max_lines=max(1, room - others - (0 if wide else lines)))

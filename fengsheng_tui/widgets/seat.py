@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from ..i18n import Words
-from .render import chips_text
+from .render import chips_text, measure_console
 
 #: The identity note a player may put on a seat (local, never sent): style of its chip.
 NOTE_STYLE = {"red": "bold white on red", "blue": "bold white on blue", "neutral": "bold black on yellow",
@@ -62,6 +62,8 @@ class SeatBox(Static):
     here), -your-move (our prompt is open), -out (dead or lost), -skipped."""
 
     _shown: object = None
+    #: Lines the last `show` drew (a long name or character wraps): the ring plans its rows from it.
+    lines = 3
 
     def show(self, seat: Mapping[str, Any], words: Words, *, me: int | None, seats: list[dict[str, Any]],
              current: object, over: bool, countdown: int | None | bool, note: str | None, holder: bool,
@@ -114,4 +116,6 @@ class SeatBox(Static):
                 facts.append(f"[{words(word)}]", style="reverse")
         second.overflow = "fold"
         facts.overflow = "fold"
+        width = max(8, (self.content_region.width or 18))
+        self.lines = 1 + sum(len(t.wrap(measure_console(), width)) for t in (second, facts))
         self.update(Group(top, second, facts))
