@@ -18,9 +18,11 @@ from textual.app import App
 from textual.binding import BindingsMap
 
 from .client_state import ClientState
+from .doors.guest import GuestDoor
 from .i18n import Words
 from .keys import KeySpec, bindings, load_keymap
 from .preferences import Preferences, resolve, save_preferences
+from .safe_text import clean
 from .session import Session, SessionClosed
 
 RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
@@ -53,6 +55,8 @@ class FengshengApp(App[int]):
         mono: bool | None = None,
         replay: dict[str, Any] | None = None,
         replay_dir: Path | None = None,
+        guest: GuestDoor | None = None,
+        notices: list[str] | None = None,
     ) -> None:
         super().__init__()
         start = resolve(lang, mono)
@@ -70,6 +74,10 @@ class FengshengApp(App[int]):
         self.bell_on_move = start.bell
         self.replay_data = replay
         self.replay_dir = replay_dir
+        #: A door's guest (browser, SSH): a name prompt first, and back to it when refused.
+        self.guest = guest
+        #: Shown once at start-up, for a long while (`play --web`: the address guests open).
+        self.notices = notices or []
         self.started_at = time.time()
         self.connection_lost = False
         self.closing = False
@@ -79,7 +87,13 @@ class FengshengApp(App[int]):
 
     def on_mount(self) -> None:
         self.set_keymap(self.keymap)
-        if self.replay_data is not None:
+        for notice in self.notices:
+            self.notify(notice, timeout=60)
+        if self.guest is not None:
+            from .screens.guest import GuestScreen
+
+            self.push_screen(GuestScreen(self.guest))
+        elif self.replay_data is not None:
             from .screens.replay import ReplayScreen
 
             self.push_screen(ReplayScreen(self.replay_data))
@@ -161,8 +175,8 @@ class FengshengApp(App[int]):
     def refused(self, code: object, message: str) -> None:
         """The server would not seat us: say why, back in the LAN lobby if the player came from it;
         a direct `join HOST:PORT` ends with the reason and exit code 1."""
-        reason = self.words.refusal(code, message)
-        if not self.start_in_lobby:
+        reason = clean(self.words.refusal(code, message))
+        if self.guest is None and not self.start_in_lobby:
             self.exit(return_code=1, message=reason)
             return
         from .screens.lobby import LobbyScreen
@@ -173,6 +187,11 @@ class FengshengApp(App[int]):
         self.game_over_shown = False
         while len(self.screen_stack) > 1:
             self.pop_screen()
+        if self.guest is not None:
+            from .screens.guest import GuestScreen
+
+            self.push_screen(GuestScreen(self.guest, notice=reason, ask_password=code == "auth"))
+            return
         self.push_screen(LobbyScreen(self.interfaces, notice=reason))
 
     def handle_message(self, msg: dict[str, Any]) -> None:

@@ -10,6 +10,8 @@ import argparse
 import importlib
 import sys
 
+from fengsheng_tui.commands.options import Parser
+
 SUBCOMMANDS = {
     "play": "Start a game on this machine against bots (the quick start).",
     "join": "Join a game on the LAN (browse) or at HOST[:PORT].",
@@ -22,13 +24,32 @@ SUBCOMMANDS = {
 }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="fengsheng", description="风声 (The Message) in the terminal.")
+def version() -> str:
+    """The installed distribution's version (the package metadata is the one source of it)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("fengsheng")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="fengsheng", description="风声 (The Message) in the terminal.")
+    parser.add_argument("--version", action="version", version=f"fengsheng {version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, help_text in SUBCOMMANDS.items():
         module = importlib.import_module(f"fengsheng_tui.commands.{name}")
         module.add_arguments(sub.add_parser(name, help=help_text, description=help_text))
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a refused flag (already said on stderr)
+        return exc.code if isinstance(exc.code, int) else 2
     module = importlib.import_module(f"fengsheng_tui.commands.{args.command}")
     result: int = module.run(args)
     return result

@@ -16,6 +16,7 @@ from typing import Any
 from net.protocol import time_left
 
 from .i18n import Words
+from .safe_text import clean_tree
 
 LOG_LIMIT = 500
 
@@ -55,7 +56,11 @@ class ClientState:
     notes: dict[int, str] = field(default_factory=dict)
 
     def apply(self, msg: dict[str, Any]) -> str:
-        """Take one server message; returns its type so the app can route it."""
+        """Take one server message; returns its type so the app can route it.
+
+        Every string in it is cleaned of control and format characters first (`safe_text`):
+        what the client keeps, every widget may show."""
+        msg = clean_tree(msg)
         kind = str(msg.get("type", ""))
         if kind == "welcome":
             self.seat = msg.get("seat")

@@ -8,12 +8,12 @@ a lone Esc waits out the terminal's escape delay, Backspace answers at once. The
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from .i18n import Words
+from .paths import keys_file
 
 
 @dataclass(frozen=True)
@@ -63,11 +63,7 @@ REPLAY_KEYS = (
 
 
 def config_path() -> Path:
-    env = os.environ.get("FENGSHENG_CONFIG")
-    if env:
-        return Path(env)
-    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return base / "fengsheng" / "keys.toml"
+    return keys_file()
 
 
 def load_keymap(path: Path | None = None) -> dict[str, str]:

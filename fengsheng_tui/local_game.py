@@ -64,12 +64,15 @@ async def start_local_table(
     characters: bool | None = None,
     identities: str | None = None,
     character_choices: int = 3,
+    open_seats: bool | None = None,
 ) -> LocalTable:
     """Start a server with one table whose other seats are bots; it starts when the player joins.
 
     With `lan` the seats stay open for friends instead: the player (who joins with `host_token`
     and so may send host commands) adds bots and starts from the table lobby. `characters=None`
     plays with characters exactly when the table needs them (`needs_characters`: 5 players, say).
+    `open_seats` (default: `lan`) keeps the seats open without advertising: guests of a door come
+    in over loopback.
     """
     from net.server import GameServer
     from net.table import Table
@@ -83,10 +86,12 @@ async def start_local_table(
         raise ValueError(f"no game for {players} players; choose {counts}")
     host_token = secrets.token_urlsafe(18)
     server = GameServer("0.0.0.0" if lan else "127.0.0.1", port)
+    if open_seats is None:
+        open_seats = lan
     table = Table(table_name, players=players, identities=identities, characters=characters,
                   character_choices=character_choices, data_dir=replay_dir, bot_delay=bot_delay,
-                  auto_start=not lan, seed=seed, host_token=host_token, timers=timers)
-    if not lan:
+                  auto_start=not open_seats, seed=seed, host_token=host_token, timers=timers)
+    if not open_seats:
         for _ in range(players - 1):
             table.add_bot(bot_level)
     server.add_table(table)

@@ -7,9 +7,10 @@ recent.json, a corrupt or unwritable file never breaks the game: it only loses t
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+
+from .paths import config_dir
 
 LANGS = ("zh", "en")
 
@@ -24,8 +25,7 @@ class Preferences:
 
 
 def settings_path() -> Path:
-    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return base / "fengsheng" / "settings.json"
+    return config_dir() / "settings.json"
 
 
 def load_preferences(path: Path | None = None) -> Preferences:

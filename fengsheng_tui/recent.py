@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
+
+from .paths import config_dir
 
 LIMIT = 8
 
 
 def recent_path() -> Path:
-    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return base / "fengsheng" / "recent.json"
+    return config_dir() / "recent.json"
 
 
 def load_recent(path: Path | None = None) -> list[tuple[str, int]]:

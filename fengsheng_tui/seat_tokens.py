@@ -7,7 +7,11 @@ the owner only (0600), keyed by server address, table and player name (friends w
 account share its config: the name keeps them from taking each other's seats). A token is kept across
 games (the server keeps the seats of those who stay) and forgotten only when the server no longer
 knows it; forgetting names the token itself, so one player's stale seat never drops a friend's.
-A seat whose last view was a finished game is marked `over`: a player who left then is not taking
+Tokens are per client instance: each entry names the process that holds it (host name and pid),
+and `find` skips an entry another running process on this machine holds, so two clients sharing a
+config folder and a name never present one token (the second joins with its own seat); the
+entry of a process that is gone is free again, which is how a new `fengsheng join` after a dead
+terminal takes its seat back. A seat whose last view was a finished game is marked `over`: a player who left then is not taking
 back a game in progress, and joins afresh, which gathers the table for the next game.
 """
 
@@ -15,20 +19,19 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from .paths import config_dir
 
 FILE_NAME = "seats.json"
 LIMIT = 32  # seats kept at most; the oldest go first
 
 
 def tokens_path() -> Path:
-    env = os.environ.get("FENGSHENG_CONFIG")
-    if env:
-        return Path(env).parent / FILE_NAME
-    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return base / "fengsheng" / FILE_NAME
+    return config_dir() / FILE_NAME
 
 
 @dataclass
@@ -65,15 +68,21 @@ class SeatTokens:
             pass
 
     def find(self, address: str, name: str, table: str | None = None) -> str | None:
-        """The newest token of player `name` at this server (and table, when one is asked for)."""
+        """The newest token of player `name` at this server (and table, when one is asked for)
+        that no other running client instance holds."""
         for entry in reversed(self._load()):
             if entry["address"] == address and entry["name"] == name and (table is None or entry["table"] == table):
+                if _held_elsewhere(entry):
+                    continue
                 return str(entry["token"])
         return None
 
     def remember(self, address: str, name: str, table: str, token: str, seat: int | None = None) -> None:
-        entries = [e for e in self._load() if (e["address"], e["name"], e["table"]) != (address, name, table)]
-        entries.append({"address": address, "name": name, "table": table, "token": token, "seat": seat})
+        """Keep `token`, held by this process; another instance's seat under the same name stays."""
+        entries = [e for e in self._load() if (e["address"], e["name"], e["table"]) != (address, name, table)
+                   or (_held_elsewhere(e) and e["token"] != token)]
+        entries.append({"address": address, "name": name, "table": table, "token": token, "seat": seat,
+                        "holder": _holder()})
         self._save(entries)
 
     def left_over(self, address: str, token: str) -> bool:
@@ -100,3 +109,24 @@ class SeatTokens:
         kept = [e for e in entries if not (e["address"] == address and e["token"] == token)]
         if len(kept) != len(entries):
             self._save(kept)
+
+
+def _holder() -> list[Any]:
+    return [socket.gethostname(), os.getpid()]
+
+
+def _held_elsewhere(entry: dict[str, Any]) -> bool:
+    """Another process on this machine that is still running saved this entry."""
+    holder = entry.get("holder")
+    if not (isinstance(holder, list) and len(holder) == 2 and isinstance(holder[1], int)):
+        return False
+    machine, pid = holder
+    if machine != socket.gethostname() or pid == os.getpid() or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, under another user
+    return True

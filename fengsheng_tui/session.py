@@ -83,9 +83,15 @@ class NetSession:
         try:
             client, welcome = await self._hello(stored or self.token)
         except ClientError as exc:
-            if stored is None or exc.code != "auth":
+            if exc.code == "name_taken" and stored is None and self.token is None:
+                client, welcome = await self._numbered_on(exc)
+            elif exc.code == "seat_taken" and stored is not None:
+                # Another live connection holds the saved seat (this file's other user): a seat of our own.
+                client, welcome = await self._numbered_on(exc, first=1)
+            elif stored is None or exc.code != "auth":
                 raise SessionClosed(exc.message, exc.code) from None
-            client, welcome = await self._without_stale_token(stored)
+            else:
+                client, welcome = await self._without_stale_token(stored)
         self.token = client.token or self.token
         self._client = client
         self._welcome = welcome
@@ -102,6 +108,23 @@ class NetSession:
         welcome = await client.connect(self.host, self.port, self.name, token=token, table=self.table,
                                        password=self.password, spectate=self.spectate)
         return client, welcome
+
+    async def _numbered_on(self, refusal: Any, first: int = 2) -> tuple[Any, dict[str, Any]]:
+        """Our name is taken at the table (a friend on the same account, say): join afresh as
+        "name 2", "name 3" … The name of the seat we get is the one we go by from then on."""
+        from net.client import ClientError
+
+        base = self.name
+        for n in range(first, 10):
+            self.name = base if n == 1 else f"{base[:21]} {n}"
+            try:
+                return await self._hello(None)
+            except ClientError as exc:
+                if exc.code != "name_taken":
+                    self.name = base
+                    raise SessionClosed(exc.message, exc.code) from None
+        self.name = base
+        raise SessionClosed(refusal.message, refusal.code)
 
     async def _without_stale_token(self, stored: str) -> tuple[Any, dict[str, Any]]:
         """The server no longer knows the saved token (a new game, a restarted server): join afresh.

@@ -110,6 +110,7 @@ class FramedConnection(asyncio.Protocol):
         max_queue_frames: int = DEFAULT_QUEUE_FRAMES,
         max_queue_bytes: int = DEFAULT_QUEUE_BYTES,
         limiter: RateLimiter | None = None,
+        byte_limiter: RateLimiter | None = None,
         check_outbound: bool = True,
         on_connect: Callable[[FramedConnection], None] | None = None,
     ) -> None:
@@ -119,6 +120,9 @@ class FramedConnection(asyncio.Protocol):
         self.max_queue_frames = max_queue_frames
         self.max_queue_bytes = max_queue_bytes
         self.limiter = limiter
+        #: A budget of inbound bytes (tokens are bytes), so many large frames within the frame
+        #: rate still cannot keep the decoder busy.
+        self.byte_limiter = byte_limiter
         #: Walk each outgoing message before packing it; the server turns this off for the
         #: frames it builds itself (``protocol.CHECK_OUTBOUND`` turns it back on).
         self.check_outbound = check_outbound
@@ -144,6 +148,8 @@ class FramedConnection(asyncio.Protocol):
         self._write_stall: asyncio.TimerHandle | None = None
         self._closing = False
         self._lost = False
+        #: `time.monotonic()` when bytes last arrived (or the connection was made).
+        self.last_received = time.monotonic()
         self._closed = asyncio.Event()
         if writer is not None:
             self._adopt(reader, writer)
@@ -210,6 +216,7 @@ class FramedConnection(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self._ended:
             return
+        self.last_received = time.monotonic()
         if self._buffer:
             self._buffer += data
             self._cut(self._buffer)
@@ -392,6 +399,8 @@ class FramedConnection(asyncio.Protocol):
         if self.limiter is not None and not self.limiter.allow():
             # Refused before decoding, so a flood costs no decoder time.
             raise ProtocolError(RATE_LIMITED, "too many messages; slow down")
+        if self.byte_limiter is not None and not self.byte_limiter.allow(HEADER_SIZE + len(item)):
+            raise ProtocolError(RATE_LIMITED, "too many bytes; slow down")
         return decode(item)
 
     # ------------------------------------------------------------------ writing

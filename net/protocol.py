@@ -62,6 +62,9 @@ FULL = "full"  # no free seat
 NOT_HOST = "not_host"  # an ``op`` from a connection without the host token
 BAD_STATE = "bad_state"  # the message is valid but not now (e.g. ``start`` mid-game)
 TIMED_OUT = "timed_out"  # not a fault: the prompt ``ref`` ran out of time and its default was taken
+NAME_TAKEN = "name_taken"  # another seat or spectator at the table has this name (after folding)
+BAD_NAME = "bad_name"  # the name is reserved (the table's bots, "System", the host) or shows nothing
+SEAT_TAKEN = "seat_taken"  # the token's seat has a live connection: join afresh or spectate
 
 ERROR_CODES = frozenset(
     {
@@ -79,6 +82,9 @@ ERROR_CODES = frozenset(
         NOT_HOST,
         BAD_STATE,
         TIMED_OUT,
+        NAME_TAKEN,
+        BAD_NAME,
+        SEAT_TAKEN,
     }
 )
 
@@ -95,6 +101,7 @@ OP_COMMANDS = frozenset(
         "add_bot",
         "remove_bot",
         "kick",
+        "mute",
         "start",
         "end",
     }

@@ -10,11 +10,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from bots import Bot
 from engine.view import SeatPart
+from net import names
 from net import protocol as P
 from net.connection import FramedConnection, RateLimiter
 
@@ -25,6 +27,10 @@ LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 REMOTE_BOT = "remote"
 CHAT_RATE = 1.0
 CHAT_BURST = 5
+#: A seat's connection heard from within this many seconds is live: a token cannot take the seat
+#: from it. Clients ping every 20 s when idle, so only a connection that died without a word
+#: (a laptop whose network went away) is older, and then the returning owner may take it over.
+LIVE_SILENCE = 45.0
 
 _closing: set[asyncio.Task[None]] = set()
 
@@ -90,6 +96,8 @@ class SeatSlot:
     host: bool = False
     #: A program plays this seat over the network (`fengsheng bot`): shown as a bot, never the host.
     remote_bot: bool = False
+    #: The host muted this seat: its chat goes nowhere.
+    muted: bool = False
 
     @property
     def online(self) -> bool:
@@ -107,6 +115,9 @@ class Seats:
         self.open_host = open_host
         self.slots: list[SeatSlot] = []
         self.sessions: set[Session] = set()
+        #: The host muted every spectator (`mute` with `spectators`).
+        self.spectators_muted = False
+        self.live_silence = LIVE_SILENCE
 
     # ------------------------------------------------------------------ joining
 
@@ -115,30 +126,81 @@ class Seats:
 
     def refusal(self, msg: dict[str, Any], is_host: bool, phase: str, players: int,
                 password: str | None) -> P.ProtocolError | None:
-        """Why this hello may not join now (None: it may). `phase` is the one it would join in."""
+        """Why this hello may not join now (None: it may).
+
+        The password comes first, so a stranger learns nothing else; then the token (unknown, or
+        its seat in use by a live connection); then, for everyone who does not take back a seat,
+        the free seats and the name. After a game is over a fresh player joins the lobby that
+        the table would gather for (the seats of those who left are free again).
+        """
         token = msg["token"]
         if password and not is_host and not (
             msg["password"] is not None and secrets.compare_digest(msg["password"], password)
         ):
             return P.ProtocolError(P.AUTH, "wrong or missing table password")
-        if token is not None and not is_host and self.slot_for_token(token) is None:
+        claim = self.slot_for_token(token)
+        if token is not None and not is_host and claim is None:
             return P.ProtocolError(P.AUTH, "unknown seat token")
-        if token is None and not msg["spectate"] and not is_host:
-            if phase != LOBBY:
+        if claim is not None:
+            if self.live(claim) and not msg["spectate"]:
+                gather = "join without the token for a fresh seat, or " if phase != PLAYING else ""
+                return P.ProtocolError(
+                    P.SEAT_TAKEN, f"seat {claim.index + 1} is in use by another live connection: {gather}spectate"
+                )
+            return None
+        gathering = phase == OVER and token is None
+        if gathering:
+            phase = LOBBY
+            taken = sum(1 for slot in self.slots if slot.session is not None or slot.bot_level is not None)
+        else:
+            taken = len(self.slots)
+        if not msg["spectate"]:
+            if not is_host and phase != LOBBY:
                 return P.ProtocolError(P.FULL, "the game has started: reconnect with your token or spectate")
-            if len(self.slots) >= players:
+            if phase == LOBBY and taken >= players:
                 return P.ProtocolError(P.FULL, f"all {players} seats are taken")
-        if is_host and not msg["spectate"] and phase == LOBBY and self.slot_for_token(token) is None:
-            if len(self.slots) >= players:
-                return P.ProtocolError(P.FULL, f"all {players} seats are taken")
+        bad = names.problem(msg["name"]) if not is_host else None  # the host's own name is the table's
+        if bad is not None:
+            return P.ProtocolError(P.BAD_NAME, bad)
+        if not is_host:
+            # After the end, the seats of those who left go when the table gathers: their names too.
+            holder = self.name_holder(msg["name"], present_only=gathering)
+            if holder is not None:
+                return P.ProtocolError(P.NAME_TAKEN, f"the name {msg['name']!r} is taken at this table ({holder}): "
+                                                     "choose another")
+        return None
+
+    def live(self, slot: SeatSlot) -> bool:
+        """The seat has a connection that is open and was heard from lately (`LIVE_SILENCE`)."""
+        session = slot.session
+        if session is None or session.conn.closing:
+            return False
+        return time.monotonic() - session.conn.last_received < self.live_silence
+
+    def name_holder(self, name: str, present_only: bool = False) -> str | None:
+        """Who at the table already has `name` after folding ("seat 2", "a spectator"), or None;
+        `present_only`: only seats that are online (or bots)."""
+        key = names.skeleton(name)
+        for slot in self.slots:
+            if present_only and not slot.online:
+                continue
+            if names.skeleton(slot.name) == key:
+                return f"seat {slot.index + 1}"
+        for session in self.sessions:
+            if session.seat is None and names.skeleton(session.name) == key:
+                return "a spectator"
         return None
 
     def admit(self, conn: FramedConnection, msg: dict[str, Any], is_host: bool, phase: str) -> Session:
-        """Seat an accepted hello (a reclaimed seat, a new one, or none for a spectator)."""
+        """Seat an accepted hello: its seat taken back, a new seat, or none for a spectator."""
         session = Session(conn, msg["name"], is_host)
-        token = msg["token"]
-        slot = self.slot_for_token(token) if token is not None else None
+        slot = self.slot_for_token(msg["token"])
+        if slot is not None and self.live(slot):  # a look at a seat in use: `refusal` let only that through
+            log.info("%s: %s holds the token of seat %d, in use: joins as a spectator", self.table, msg["name"],
+                     slot.index)
+            slot = None
         if slot is not None:
+            session.name = slot.name
             self._reclaim(slot, session)
         elif msg["spectate"] or (is_host and phase != LOBBY):
             log.info("%s: %s joined as a spectator%s", self.table, msg["name"], " (host)" if is_host else "")
@@ -184,8 +246,8 @@ class Seats:
 
     def _reclaim(self, slot: SeatSlot, session: Session) -> None:
         old = slot.session
-        if old is not None:
-            old.close("replaced by a new connection with this seat's token")
+        if old is not None:  # open but silent past LIVE_SILENCE: it died without a word
+            old.close("replaced by a new connection with this seat's token (this one was silent)")
             self.sessions.discard(old)
         slot.session = session
         was_offline = slot.offline_since is not None
@@ -269,9 +331,15 @@ class Seats:
                 "online": slot.online,
                 "ready": slot.ready,
                 "host": slot.host or (slot.session is not None and slot.session.is_host),
+                "muted": slot.muted,
             }
             for i, slot in enumerate(self.slots)
         ]
 
     def chat_name(self, session: Session) -> str:
         return self.slots[session.seat].name if session.seat is not None else session.name
+
+    def muted(self, session: Session) -> bool:
+        if session.seat is None:
+            return self.spectators_muted
+        return self.slots[session.seat].muted

@@ -1,10 +1,17 @@
 """The authoritative game server: accepts TCP connections and hands their messages to tables.
 
-Per connection: a connection cap, a token bucket, a deadline for the hello and for each frame
+Per connection: a token bucket of frames and one of bytes, an inbound frame cap sized to what an
+honest client sends (`MAX_CLIENT_FRAME`), a deadline for the whole hello and for each frame
 (`FramedConnection`), schema validation of every message. A connection that misbehaves gets an
 `error` (or is closed) on its own; nothing it sends reaches a table unless it is a valid message,
 and the table decides whether it is allowed. Identity comes from the seat token presented in the
 hello, never from a field of a later message.
+
+Fair shares (`Admission`): connections that have not said hello yet and spectators are capped per
+address and in all; seated players are bounded by the seats themselves. When the room for
+hellos is full, a newcomer pushes out the oldest waiting connection of the address that has the
+most waiting, so one address cannot keep a returning player (or anyone else) out. Failed
+passwords and tokens are logged and, past a few, make their address wait (`AuthThrottle`).
 """
 
 from __future__ import annotations
@@ -12,6 +19,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import resource
+import time
+from collections import Counter
 from typing import Any
 
 from net import protocol as P
@@ -21,14 +31,162 @@ from net.table import Session, Table
 log = logging.getLogger("fengsheng.server")
 
 DEFAULT_PORT = 7531
-MAX_CONNECTIONS = 64
-HELLO_TIMEOUT = 10.0
+#: Every socket at once (also kept below the process's file descriptor limit, see `_fd_room`).
+MAX_CONNECTIONS = 256
+#: Connections that have not said hello yet: in all, and from one address.
+MAX_PENDING = 32
+PENDING_PER_ADDRESS = 8
+#: Spectators (without a seat token): in all, and from one address.
+MAX_SPECTATORS = 64
+SPECTATORS_PER_ADDRESS = 16
+#: The whole hello must have arrived this long after the connection was accepted.
+HELLO_TIMEOUT = 3.0
 #: A connection silent this long is closed; clients ping every few seconds when idle.
 IDLE_TIMEOUT = 120.0
 RATE = 50.0
 BURST = 100
+#: Inbound bytes per second and burst per connection; an honest client sends well under 1 KiB/s.
+BYTE_RATE = 32 * 1024
+BYTE_BURST = 64 * 1024
+#: The largest frame a client may send. The biggest honest one, a hello with every field at its
+#: schema limit in CJK, is under 400 bytes (tests/test_fair_connections.py measures it).
+MAX_CLIENT_FRAME = 4 * 1024
 #: Rate-limited frames in a row before the flooding connection is closed.
 FLOOD_STRIKES = 50
+#: Failed passwords/tokens from one address before it must wait, the first wait and the longest.
+AUTH_FREE_FAILURES = 3
+AUTH_FIRST_WAIT = 1.0
+AUTH_MAX_WAIT = 60.0
+#: An address with no failure for this long starts afresh.
+AUTH_FORGET = 600.0
+#: File descriptors kept free for the journal, replays and the rest of the process.
+FD_RESERVE = 32
+#: One log line at most this often when the process runs out of file descriptors.
+FD_LOG_EVERY = 60.0
+
+
+class AuthThrottle:
+    """Failed passwords and seat tokens per address: after `AUTH_FREE_FAILURES`, each further try
+    must wait twice as long as the last (up to `AUTH_MAX_WAIT`)."""
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        self.clock = clock
+        self._fails: dict[str, tuple[int, float]] = {}
+
+    def wait(self, address: str) -> float:
+        """Seconds this address must still wait before its next try (0: it may try now)."""
+        count, last = self._fails.get(address, (0, 0.0))
+        now = self.clock()
+        if count and now - last > AUTH_FORGET:
+            del self._fails[address]
+            return 0.0
+        if count < AUTH_FREE_FAILURES:
+            return 0.0
+        delay = min(AUTH_FIRST_WAIT * 2 ** (count - AUTH_FREE_FAILURES), AUTH_MAX_WAIT)
+        return max(0.0, last + delay - now)
+
+    def failed(self, address: str) -> int:
+        count, _ = self._fails.get(address, (0, 0.0))
+        if len(self._fails) > 4096:  # bounded memory: forget the quiet ones first
+            now = self.clock()
+            self._fails = {a: v for a, v in self._fails.items() if now - v[1] <= AUTH_FORGET}
+        self._fails[address] = (count + 1, self.clock())
+        return count + 1
+
+
+class Admission:
+    """Who is connected from where, as pending (no hello yet), seated or spectating."""
+
+    def __init__(self, max_pending: int, pending_per_address: int, max_spectators: int,
+                 spectators_per_address: int) -> None:
+        self.max_pending = max_pending
+        self.pending_per_address = pending_per_address
+        self.max_spectators = max_spectators
+        self.spectators_per_address = spectators_per_address
+        #: Pending connections in the order they came (dicts keep insertion order).
+        self.pending: dict[FramedConnection, str] = {}
+        self.pending_by_address: Counter[str] = Counter()
+        self.spectators: dict[FramedConnection, str] = {}
+        self.spectators_by_address: Counter[str] = Counter()
+
+    def arrive(self, conn: FramedConnection, address: str) -> tuple[bool, FramedConnection | None]:
+        """(admitted, a pending connection to push out to make room for it)."""
+        if self.pending_by_address[address] >= self.pending_per_address:
+            return False, None
+        evict = None
+        if len(self.pending) >= self.max_pending:
+            busiest = self.pending_by_address.most_common(1)[0][0]
+            evict = next(c for c, a in self.pending.items() if a == busiest)
+            self._unpend(evict)
+        self.pending[conn] = address
+        self.pending_by_address[address] += 1
+        return True, evict
+
+    def take_spectator(self, conn: FramedConnection, address: str) -> str | None:
+        """Count `conn` as a spectator from `address`; or why it cannot be one (None: it is)."""
+        if self.spectators_by_address[address] >= self.spectators_per_address:
+            return f"at most {self.spectators_per_address} spectators from one address"
+        if len(self.spectators) >= self.max_spectators:
+            return f"the server takes at most {self.max_spectators} spectators"
+        self.spectators[conn] = address
+        self.spectators_by_address[address] += 1
+        return None
+
+    def joined(self, conn: FramedConnection, spectator: bool) -> None:
+        """The hello was accepted: no longer pending; a spectator if it is one."""
+        self._unpend(conn)
+        if spectator and conn not in self.spectators:
+            address = _address(conn)
+            self.spectators[conn] = address
+            self.spectators_by_address[address] += 1
+        elif not spectator and conn in self.spectators:
+            self._unspectate(conn)
+
+    def left(self, conn: FramedConnection) -> None:
+        self._unpend(conn)
+        self._unspectate(conn)
+
+    def _unspectate(self, conn: FramedConnection) -> None:
+        address = self.spectators.pop(conn, None)
+        if address is not None:
+            self.spectators_by_address[address] -= 1
+            if not self.spectators_by_address[address]:
+                del self.spectators_by_address[address]
+
+    def _unpend(self, conn: FramedConnection) -> None:
+        address = self.pending.pop(conn, None)
+        if address is not None:
+            self.pending_by_address[address] -= 1
+            if not self.pending_by_address[address]:
+                del self.pending_by_address[address]
+
+
+def _address(conn: FramedConnection) -> str:
+    peer = conn.peer
+    return str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
+
+
+def _fd_room() -> int:
+    """How many sockets the process can still open, keeping `FD_RESERVE` for everything else
+    (the soft limit raised to the hard one first, as far as the system allows)."""
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
+            target = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+                soft = target
+    except (OSError, ValueError):
+        return MAX_CONNECTIONS
+    if soft == resource.RLIM_INFINITY:
+        return 1 << 20
+    import os
+
+    try:
+        in_use = len(os.listdir("/proc/self/fd"))
+    except OSError:
+        in_use = 16
+    return max(1, int(soft) - in_use - FD_RESERVE)
 
 
 class GameServer:
@@ -38,8 +196,15 @@ class GameServer:
         port: int = 0,
         *,
         max_connections: int = MAX_CONNECTIONS,
+        max_pending: int = MAX_PENDING,
+        pending_per_address: int = PENDING_PER_ADDRESS,
+        max_spectators: int = MAX_SPECTATORS,
+        spectators_per_address: int = SPECTATORS_PER_ADDRESS,
         rate: float = RATE,
         burst: int = BURST,
+        byte_rate: float | None = None,
+        byte_burst: int | None = None,
+        max_frame: int = MAX_CLIENT_FRAME,
         frame_timeout: float = 10.0,
         hello_timeout: float = HELLO_TIMEOUT,
         idle_timeout: float = IDLE_TIMEOUT,
@@ -48,8 +213,14 @@ class GameServer:
         self.host = host
         self.requested_port = port
         self.max_connections = max_connections
+        self.admission = Admission(max_pending, pending_per_address, max_spectators, spectators_per_address)
+        self.auth = AuthThrottle()
         self.rate = rate
         self.burst = burst
+        # A server whose frame rate was raised (benchmarks, tests) raises the byte budget with it.
+        self.byte_rate = byte_rate if byte_rate is not None else max(BYTE_RATE, rate * 128)
+        self.byte_burst = byte_burst if byte_burst is not None else max(BYTE_BURST, burst * 128)
+        self.max_frame = max_frame
         self.frame_timeout = frame_timeout
         self.hello_timeout = hello_timeout
         self.idle_timeout = idle_timeout
@@ -60,6 +231,9 @@ class GameServer:
         self._server: asyncio.Server | None = None
         self._conns: set[FramedConnection] = set()
         self._handlers: set[asyncio.Task[Any]] = set()
+        self._old_handler: Any = None
+        self._fd_errors = 0
+        self._fd_logged = -FD_LOG_EVERY
 
     @property
     def port(self) -> int:
@@ -81,6 +255,9 @@ class GameServer:
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
+        self.max_connections = min(self.max_connections, _fd_room())
+        self._old_handler = loop.get_exception_handler()
+        loop.set_exception_handler(self._loop_error)
         self._server = await loop.create_server(self._new_connection, self.host, self.requested_port)
         for table in self.tables.values():
             table.start()
@@ -100,6 +277,27 @@ class GameServer:
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
             self._server = None
+            loop = asyncio.get_running_loop()
+            if loop.get_exception_handler() == self._loop_error:
+                loop.set_exception_handler(self._old_handler)
+
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """Out of file descriptors, asyncio reports every failed accept with a traceback (hundreds
+        a second): one line a minute with the count instead. Anything else as before."""
+        if str(context.get("message", "")).startswith("socket.accept() out of system resource"):
+            self._fd_errors += 1
+            now = time.monotonic()
+            if now - self._fd_logged >= FD_LOG_EVERY:
+                self._fd_logged = now
+                log.error("out of file descriptors: %d connections could not be accepted (%s); "
+                          "raise the limit (ulimit -n) or lower max_connections", self._fd_errors,
+                          context.get("exception"))
+                self._fd_errors = 0
+            return
+        if self._old_handler is not None:
+            self._old_handler(loop, context)
+        else:
+            loop.default_exception_handler(context)
 
     async def __aenter__(self) -> GameServer:
         await self.start()
@@ -113,8 +311,10 @@ class GameServer:
     def _new_connection(self) -> FramedConnection:
         """The protocol for one accepted socket; its handler task starts once it is attached."""
         return FramedConnection(
+            max_frame=self.max_frame,
             frame_timeout=self.frame_timeout,
             limiter=RateLimiter(self.rate, self.burst),
+            byte_limiter=RateLimiter(self.byte_rate, self.byte_burst),
             check_outbound=self.check_outbound,
             on_connect=self._connected,
         )
@@ -125,7 +325,15 @@ class GameServer:
         task.add_done_callback(self._handlers.discard)
 
     async def _accept(self, conn: FramedConnection) -> None:
+        address = _address(conn)
         try:
+            admitted, evict = self.admission.arrive(conn, address)
+            if not admitted:
+                conn.send(P.error(P.FULL, f"too many connections from {address} that have not said hello"))
+                return
+            if evict is not None:
+                evict.send(P.bye("the server needs the room: say hello sooner"))
+                evict.abort("pushed out by a newer connection")
             if len(self._conns) >= self.max_connections:
                 conn.send(P.error(P.FULL, f"the server takes at most {self.max_connections} connections"))
                 return
@@ -136,6 +344,7 @@ class GameServer:
         except Exception:
             log.exception("connection %s failed", conn.peer)
         finally:
+            self.admission.left(conn)
             self._conns.discard(conn)
             await conn.close(conn.close_reason or "done", timeout=1.0)
 
@@ -150,9 +359,12 @@ class GameServer:
             table.post(("gone", session))
 
     async def _join(self, conn: FramedConnection) -> tuple[Table, Session] | None:
-        """Read and check the hello, then let the table seat the connection (or refuse it)."""
+        """Read and check the hello (all of it within `hello_timeout`), then let the table seat the
+        connection (or refuse it)."""
         try:
-            msg = P.validate_client_message(await conn.read_message(timeout=self.hello_timeout))
+            async with asyncio.timeout(self.hello_timeout):
+                raw = await conn.read_message(timeout=self.hello_timeout)
+            msg = P.validate_client_message(raw)
         except TimeoutError:
             conn.send(P.error(P.BAD_MESSAGE, f"no hello within {self.hello_timeout:g} s"))
             return None
@@ -170,12 +382,29 @@ class GameServer:
         if table is None:
             conn.send(P.error(P.BAD_STATE, f"no table named {name!r}"))
             return None
-        reply: asyncio.Future[Session | None] = asyncio.get_running_loop().create_future()
-        table.post(("hello", conn, msg, reply))
-        session = await reply
-        if session is None:
+        address = _address(conn)
+        proof = msg["token"] is not None or msg["password"] is not None
+        wait = self.auth.wait(address) if proof else 0.0
+        if wait > 0:
+            conn.send(P.error(P.RATE_LIMITED, f"too many failed passwords or seat tokens from {address}: "
+                                              f"try again in {wait:.0f} s"))
             return None
-        return table, session
+        if msg["spectate"] and msg["token"] is None:
+            full = self.admission.take_spectator(conn, address)
+            if full is not None:
+                conn.send(P.error(P.FULL, full))
+                return None
+        reply: asyncio.Future[Session | P.ProtocolError] = asyncio.get_running_loop().create_future()
+        table.post(("hello", conn, msg, reply))
+        answer = await reply
+        if isinstance(answer, P.ProtocolError):
+            if answer.code == P.AUTH:
+                count = self.auth.failed(address)
+                log.warning("%s: refused a hello from %s (%s): %s; %d failure(s) from that address",
+                            table.name, address, msg["name"][:24], answer.message, count)
+            return None
+        self.admission.joined(conn, answer.seat is None)
+        return table, answer
 
     async def _read_loop(self, conn: FramedConnection, table: Table, session: Session) -> None:
         """Until the connection ends: its messages are taken in its own callback (`_Reader`)."""

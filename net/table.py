@@ -472,6 +472,7 @@ class Table:
                 "character_choices": self.character_choices,
                 "password": bool(self.password),
                 "timers": dict(self.timers),
+                "spectators_muted": self.seats.spectators_muted,
                 "you": session.seat,
                 "host": session.is_host,
                 "seats": self.seats.lobby_entries(),
@@ -480,18 +481,19 @@ class Table:
 
     # ------------------------------------------------------------------ joining and leaving
 
-    def _hello(self, conn: FramedConnection, msg: dict[str, Any], reply: asyncio.Future[Session | None]) -> None:
+    def _hello(self, conn: FramedConnection, msg: dict[str, Any], reply: asyncio.Future[Session | P.ProtocolError]) -> None:
+        """Seat (or refuse) a hello; `reply` gets the session, or the refusal already sent."""
         seats = self.seats
         is_host = seats.is_host_token(msg["token"])
+        refused = seats.refusal(msg, is_host, self.phase, self.players, self.password)
+        if refused is not None:
+            conn.send(refused.to_message())
+            reply.set_result(refused)
+            return
         if self.phase == OVER and not msg["spectate"] and msg["token"] is None:
             # Someone sits down after the end: the table gathers for the next game.
             self._to_lobby()
             log.info("%s: back to the lobby for the next game", self.name)
-        refused = seats.refusal(msg, is_host, self.phase, self.players, self.password)
-        if refused is not None:
-            conn.send(refused.to_message())
-            reply.set_result(None)
-            return
         session = seats.admit(conn, msg, is_host, self.phase)
         session.send(P.welcome(session.seat, seats.welcome_token(session), self.name, session.is_host))
         reply.set_result(session)
@@ -522,6 +524,9 @@ class Table:
     # ------------------------------------------------------------------ chat and readiness
 
     def _chat(self, session: Session, text: str) -> None:
+        if self.seats.muted(session):
+            session.send(P.error(P.BAD_STATE, "the host has muted you: your chat reaches nobody"))
+            return
         if not session.chat_limiter.allow():
             session.send(P.error(P.RATE_LIMITED, "chat: at most one line a second"))
             return
@@ -700,6 +705,15 @@ class Table:
             if slot.bot is None and self.game is not None:
                 slot.bot = self._new_bot(STANDIN_LEVEL, slot.index)
         log.info("%s: kicked %s from seat %d", self.name, slot.name, slot.index)
+
+    def _op_mute(self, args: dict[str, Any]) -> None:
+        """Mute (`on`, default true) one seat's chat (`seat`) or every spectator's (`spectators`)."""
+        on = self._arg(args, "on", bool, True)
+        if "spectators" in args:
+            if self._arg(args, "spectators", bool):
+                self.seats.spectators_muted = on
+            return
+        self._seat_arg(args).muted = on
 
     def _op_start(self, args: dict[str, Any]) -> None:
         if self.phase == OVER:  # a rematch with whoever is here

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from pathlib import Path
 from typing import Any
 
 from tui.states import play_to_end
@@ -70,3 +71,52 @@ async def test_remote_bots_are_ready_again_after_the_game_over_so_the_next_game_
         for client in clients:
             await client.close()
         await server.close()
+
+
+async def test_remote_bots_take_their_seats_back_after_a_drop_and_after_the_host_resumes(tmp_path: Path) -> None:
+    """The bot command keeps each seat's token: a dropped connection, then a host that stopped and
+    came back from its journal on the same port, find the same bots in the same seats."""
+    table = Table("t", players=4, seed=5, timers=LONG, auto_start=True, data_dir=tmp_path)
+    table.add_bot()
+    server = GameServer("127.0.0.1", 0, rate=5000.0, burst=5000)
+    server.add_table(table)
+    await server.start()
+    port = server.port
+    me = await join(port, "me")
+    bots = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "fengsheng_tui.cli", "bot", "--connect", f"127.0.0.1:{port}",
+        "--count", "2", "--level", "random", "--delay", "0.2", stdout=asyncio.subprocess.PIPE,
+    )
+    resumed: GameServer | None = None
+    try:
+        await first_update(me, timeout=20)  # the bots took seats 3 and 4: the game started
+        remote = [slot for slot in table.slots if slot.remote_bot]
+        assert len(remote) == 2
+        tokens = [slot.token for slot in remote]
+        session = remote[0].session
+        assert session is not None
+        session.conn.abort("dropped for the test")
+        async with asyncio.timeout(10):
+            while remote[0].session is None or remote[0].session is session:
+                await asyncio.sleep(0.05)
+        assert remote[0].token == tokens[0]
+
+        journal = next(tmp_path.glob("*.journal"))
+        await me.close()
+        await server.close()
+        resumed = GameServer("127.0.0.1", port, rate=5000.0, burst=5000)
+        again = resumed.add_table(Table.resume(journal, data_dir=tmp_path))
+        await resumed.start()
+        async with asyncio.timeout(20):
+            while sum(1 for slot in again.slots if slot.remote_bot and slot.session is not None) < 2:
+                await asyncio.sleep(0.1)
+        assert [slot.token for slot in again.slots if slot.remote_bot] == tokens
+        assert bots.returncode is None
+    finally:
+        bots.terminate()
+        out, _ = await bots.communicate()
+        if resumed is not None:
+            await resumed.close()
+        await server.close()
+    lines = out.decode().splitlines()
+    assert sum("is back at" in line for line in lines) >= 3, lines

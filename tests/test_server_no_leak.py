@@ -190,7 +190,7 @@ async def test_no_frame_holds_anything_outside_its_seat_view(
         clients = []
         for i in range(players):
             client = RecordingClient()
-            await client.connect("127.0.0.1", server.port, f"bot{i}")
+            await client.connect("127.0.0.1", server.port, f"player{i}")
             clients.append(client)
         await asyncio.wait_for(asyncio.gather(*(
             play_as_bot(c, lambda s: make_bot("random", s, seed + s), until_over=True) for c in clients

@@ -4,6 +4,10 @@ Each bot decides from the update frames its own connection receives, exactly wha
 that seat would see, so a remote bot cannot cheat even against a modified server's other seats.
 Each says `ready` by itself in every lobby (`play_as_bot`), after a game over too, so a table whose
 humans are ready starts again without anyone waiting on the bots.
+
+Each bot keeps the seat token of its welcome and, when the connection drops (a network hiccup, a
+host that crashed and came back with `--resume`), reconnects with it, waiting 1, 2, 4 … 10 s
+between tries, for up to `--reconnect` seconds. A name another seat has is numbered on.
 """
 
 from __future__ import annotations
@@ -11,15 +15,19 @@ from __future__ import annotations
 import argparse
 import sys
 
+from fengsheng_tui.commands import options
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--connect", required=True, metavar="HOST:PORT", help="the server to join")
-    parser.add_argument("--count", type=int, default=1, metavar="N", help="how many bots (default: 1)")
-    parser.add_argument("--level", default="normal", metavar="L", help="bot level (default: normal)")
+    parser.add_argument("--count", type=options.count(1, 9), default=1, metavar="N", help="how many bots (default: 1)")
+    parser.add_argument("--level", type=options.bot_level, default="normal", metavar="L", help="bot level (default: normal)")
     parser.add_argument("--table", default=None, metavar="T", help="table name when the server has several")
     parser.add_argument("--password", default=None, metavar="PW", help="table password")
-    parser.add_argument("--delay", type=float, default=0.5, metavar="S", help="pause before each answer")
+    parser.add_argument("--delay", type=options.seconds, default=0.5, metavar="S", help="pause before each answer")
     parser.add_argument("--once", action="store_true", help="leave after one game is over")
+    parser.add_argument("--reconnect", type=float, default=300.0, metavar="S",
+                        help="after a drop, keep trying to take the seat back this long (default: 300)")
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -36,14 +44,6 @@ def parse_address(text: str) -> tuple[str, int]:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from bots import LEVELS
-
-    if args.level not in LEVELS:
-        print(f"fengsheng bot: no level {args.level!r}; choose one of {', '.join(LEVELS)}", file=sys.stderr)
-        return 2
-    if not 1 <= args.count <= 9:
-        print("fengsheng bot: --count must be 1..9", file=sys.stderr)
-        return 2
     try:
         host, port = parse_address(args.connect)
     except ValueError as exc:
@@ -51,38 +51,56 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     async def main() -> int:
-        import secrets
-
-        from bots import make_bot
-        from net.client import Client, ClientError, play_as_bot
-
-        clients = []
-        for n in range(args.count):
-            client = Client()
-            try:
-                await client.connect(host, port, f"Bot {args.level} {n + 1}", table=args.table, password=args.password,
-                                     bot=True)
-            except ClientError as exc:
-                print(f"fengsheng bot: {exc}", file=sys.stderr)
-                break
-            # Seats are numbered from 1 here as in the lobby (the protocol counts from 0).
-            seat = "?" if client.seat is None else client.seat + 1
-            print(f"bot {n + 1} joined table {client.table} in seat {seat}", flush=True)
-            clients.append(client)
-        if not clients:
-            return 1
-        await asyncio.gather(*(
-            play_as_bot(c, lambda seat: make_bot(args.level, seat, secrets.randbits(32)), args.delay, args.once)
-            for c in clients
-        ))
-        for client in clients:
-            await client.close()
-        return 0 if len(clients) == args.count else 1
+        results = await asyncio.gather(*(_one_bot(args, host, port, n) for n in range(args.count)))
+        return 0 if all(results) else 1
 
     try:
         return asyncio.run(main())
     except KeyboardInterrupt:
         return 130
+
+
+async def _one_bot(args: argparse.Namespace, host: str, port: int, n: int) -> bool:
+    """One bot's life: join, play, and take the seat back by its token after every drop."""
+    import asyncio
+    import secrets
+    import time
+
+    from bots import make_bot
+    from net import protocol as P
+    from net.client import Client, ClientError, play_as_bot
+
+    name, suffix = f"Bot {args.level} {n + 1}", 1
+    token: str | None = None
+    dropped_at: float | None = None
+    wait = 1.0
+    while True:
+        client = Client()
+        try:
+            await client.connect(host, port, name, token=token, table=args.table, password=args.password, bot=True)
+        except ClientError as exc:
+            if exc.code == P.NAME_TAKEN and token is None and suffix < 20:
+                suffix += 1
+                name = f"Bot {args.level} {n + 1}.{suffix}"
+                continue
+            if dropped_at is None or exc.code in (P.AUTH, P.VERSION) or time.monotonic() - dropped_at > args.reconnect:
+                print(f"fengsheng bot: {exc}", file=sys.stderr)
+                return False
+            await asyncio.sleep(wait)  # the host is not back yet, or our old connection still counts as live
+            wait = min(wait * 2, 10.0)
+            continue
+        again = token is not None
+        token, dropped_at, wait = client.token, None, 1.0
+        # Seats are numbered from 1 here as in the lobby (the protocol counts from 0).
+        seat = "?" if client.seat is None else client.seat + 1
+        print(f"bot {n + 1} {'is back at' if again else 'joined'} table {client.table} in seat {seat}", flush=True)
+        await play_as_bot(client, lambda seat: make_bot(args.level, seat, secrets.randbits(32)), args.delay, args.once)
+        over = bool(client.view and client.view.get("over"))
+        await client.close()
+        if args.once and over:
+            return True
+        dropped_at = time.monotonic()
+        print(f"bot {n + 1} lost the connection; taking seat {seat} back", flush=True)
 
 
 if __name__ == "__main__":

@@ -7,11 +7,12 @@ background of the app: the app then joins it like any other client, with the hos
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from fengsheng_tui.commands import options
 
 if TYPE_CHECKING:
     from net.server import GameServer
@@ -19,15 +20,32 @@ if TYPE_CHECKING:
 
 
 def default_data_dir() -> Path:
-    """Where journals and replays go unless `--data-dir` says otherwise (XDG data home)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "fengsheng" / "tables"
+    """Where journals and replays go unless `--data-dir` says otherwise (see fengsheng_tui.paths)."""
+    from fengsheng_tui.paths import tables_dir
+
+    return tables_dir()
+
+
+def open_data_dir(data_dir: Path, keep_games: int, spare: Path | None = None) -> Path:
+    """The tables folder made private (journals hold the seed and the tokens), old games pruned."""
+    from fengsheng_tui.paths import private_dir, prune_games
+
+    private_dir(data_dir)
+    prune_games(data_dir, keep_games, spare=spare)
+    return data_dir
+
+
+def add_keep_games(parser: argparse.ArgumentParser) -> None:
+    from fengsheng_tui.paths import KEEP_GAMES
+
+    parser.add_argument("--keep-games", type=options.count(0, 100_000), default=KEEP_GAMES, metavar="N",
+                        help=f"keep the journals and replays of the newest N games (default: {KEEP_GAMES})")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--port", type=int, default=None, help="TCP port (default: 7531; 0 picks a free one)")
+    parser.add_argument("--port", type=options.port, default=None, help="TCP port (default: 7531; 0 picks a free one)")
     parser.add_argument("--name", default=None, help="table name shown on the LAN (default: this host's name)")
-    parser.add_argument("--players", type=int, default=4, help="seats at the table (default: 4)")
+    parser.add_argument("--players", type=options.players, default=4, help="seats at the table (default: 4)")
     parser.add_argument("--identities", default=None, metavar="NAME",
                         help="identity configuration: default, novice (4), 3v3 (6), alt (7) "
                              "(default: the first without a neutral; with characters, the standard one)")
@@ -37,11 +55,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="characters dealt to each player to pick from (default: 3)")
     parser.add_argument("--deck", default="resolved", metavar="NAME",
                         help="deck variant: resolved (default), fixed_method_by_function, seed000_literal, later")
-    parser.add_argument("--bots", type=int, default=0, metavar="K", help="seat K bots now")
+    parser.add_argument("--bots", type=options.count(0, 9), default=0, metavar="K", help="seat K bots now")
     parser.add_argument("--password", default=None, help="table password")
     parser.add_argument("--no-advertise", action="store_true", help="do not advertise on the LAN (zeroconf)")
     parser.add_argument("--interface", default=None, metavar="IP", help="listen and advertise on this IPv4 address only")
     parser.add_argument("--data-dir", type=Path, default=None, help="journals and replays (default: XDG data home)")
+    add_keep_games(parser)
     parser.add_argument("--resume", type=Path, default=None, metavar="FILE", help="restore a table from its journal")
     parser.add_argument("--accept-loss", action="store_true",
                         help="with --resume: resume a damaged journal from the choices before the damage "
@@ -49,7 +68,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--start", action="store_true", help="start as soon as every seat is taken")
     parser.add_argument("--timer", action="append", default=[], metavar="KIND=S",
                         help="seconds for one kind of decision (play, send, response, receive, probe_discard)")
-    parser.add_argument("--bot-delay", type=float, default=None, metavar="S", help="pause before a bot answers")
+    parser.add_argument("--bot-delay", type=options.seconds, default=None, metavar="S", help="pause before a bot answers")
+    parser.add_argument("--web", type=options.port, default=None, metavar="PORT",
+                        help="also serve the game to browsers on PORT: each tab is a guest (see README)")
+    parser.add_argument("--ssh", default=None, metavar="[ADDR:]PORT",
+                        help="also let guests in over SSH on PORT (any user name, no key): see docs/ssh.md")
+    parser.add_argument("--ssh-limits", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--verbose", action="store_true",
                         help="also log the seed and every choice (reveals hidden cards: not for a host who plays)")
@@ -79,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         data_dir = args.data_dir or default_data_dir()
         bot_delay = BOT_DELAY if args.bot_delay is None else args.bot_delay
         try:
+            open_data_dir(data_dir, args.keep_games, spare=args.resume)
             if args.resume is not None:
                 table = Table.resume(args.resume, accept_loss=args.accept_loss, data_dir=data_dir,
                                      bot_delay=bot_delay, open_host=True)
@@ -115,6 +140,29 @@ def run(args: argparse.Namespace) -> int:
         print("the first player to join holds the host rights (add bots, start); or join as host with:",
               flush=True)
         print(f"  fengsheng join {address}:{server.port} --host-token {table.host_token}", flush=True)
+        web_door = None
+        if args.web is not None:
+            from fengsheng_tui.doors.web import open_door
+
+            try:
+                web_door = await open_door(args.web, server.port, table=table, interface=args.interface)
+            except OSError as exc:
+                print(f"fengsheng host: cannot serve browsers on port {args.web}: {exc}", file=sys.stderr)
+                await server.close()
+                return 1
+        ssh_door = None
+        if args.ssh is not None:
+            from fengsheng_tui.doors.ssh import open_door as open_ssh
+
+            try:
+                ssh_door = await open_ssh(args.ssh, table, server.host, server.port, data_dir,
+                                          args.interface or "0.0.0.0", address, args.ssh_limits)
+            except (OSError, ValueError) as exc:
+                print(f"fengsheng host: no SSH door on {args.ssh}: {exc}", file=sys.stderr)
+                if web_door is not None:
+                    await web_door.close()
+                await server.close()
+                return 1
         advertiser = None if args.no_advertise else await _advertise(table, server.port, args.interface)
         try:
             if advertiser is None:
@@ -124,6 +172,10 @@ def run(args: argparse.Namespace) -> int:
         finally:
             if advertiser is not None:
                 await advertiser.stop()
+            if ssh_door is not None:
+                await ssh_door.close()
+            if web_door is not None:
+                await web_door.close()
             await server.close()
         print("server stopped", flush=True)
         return 0

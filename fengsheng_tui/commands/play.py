@@ -7,9 +7,13 @@ join), then opens the table as an ordinary client of it. Textual is imported onl
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from fengsheng_tui.commands import options
+from fengsheng_tui.commands.host import add_keep_games
 
 if TYPE_CHECKING:
     from fengsheng_tui.local_game import LocalTable
@@ -21,26 +25,34 @@ NO_TTY = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=4, metavar="N", help="seats at the table (default: 4)")
+    parser.add_argument("--players", type=options.players, default=4, metavar="N", help="seats at the table (default: 4)")
     parser.add_argument("--characters", action=argparse.BooleanOptionalAction, default=None,
                         help="play with characters (default: only when the player count needs them, as 5 does)")
     parser.add_argument("--lang", choices=("zh", "en"), default=None,
                         help="language (default: the one saved in Settings, else zh)")
     parser.add_argument("--lan", action="store_true", help="advertise the table so friends on the LAN can join")
+    parser.add_argument("--web", type=options.port, default=None, metavar="PORT",
+                        help="let friends join from a browser at this port (seats stay open; see README)")
     parser.add_argument("--name", default=None, help="your name at the table")
-    parser.add_argument("--bots", default=None, metavar="LEVEL", help="bot level (default: normal)")
+    parser.add_argument("--bots", type=options.bot_level, default=None, metavar="LEVEL", help="bot level (default: normal)")
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
-    parser.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+    parser.add_argument("--bot-delay", type=options.seconds, default=0.6, metavar="SECONDS",
                         help="seconds each bot waits before it answers (default: 0.6)")
     parser.add_argument("--timer", action="append", default=[], metavar="KIND=S",
                         help="more (or fewer) seconds for one kind of decision, e.g. --timer response=30; "
                              "kinds: play, send, response, receive, probe_discard (repeatable)")
+    add_keep_games(parser)
     parser.add_argument("--mono", action=argparse.BooleanOptionalAction, default=None,
                         help="no colours (红/蓝/黑 are always written); default: as saved in Settings")
 
 
 def has_tty() -> bool:
-    return sys.stdin.isatty() and sys.stdout.isatty()
+    """Somewhere to draw: a terminal, or Textual's web driver (a browser door talks over pipes)."""
+    return (sys.stdin.isatty() and sys.stdout.isatty()) or under_web_driver()
+
+
+def under_web_driver() -> bool:
+    return os.environ.get("TEXTUAL_DRIVER", "").startswith("textual.drivers.web_driver:")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,29 +82,46 @@ async def start_table(args: argparse.Namespace, replay_dir: Path | None) -> Loca
     return await start_local_table(args.players, lan=args.lan, seed=args.seed,
                                    bot_level=args.bots or DEFAULT_BOT_LEVEL, bot_delay=args.bot_delay,
                                    replay_dir=replay_dir, characters=args.characters,
-                                   timers=_parse_timers(getattr(args, "timer", [])))
+                                   timers=_parse_timers(getattr(args, "timer", [])),
+                                   open_seats=args.lan or getattr(args, "web", None) is not None)
 
 
 async def play(args: argparse.Namespace) -> int:
     from fengsheng_tui.app import FengshengApp
-    from fengsheng_tui.commands.host import default_data_dir
+    from fengsheng_tui.commands.host import default_data_dir, open_data_dir
     from fengsheng_tui.preferences import resolve_lang
     from fengsheng_tui.session import NetSession
 
     lang = resolve_lang(args.lang)
     name = args.name or ("玩家" if lang == "zh" else "Player")
     try:
-        local = await start_table(args, default_data_dir())
+        local = await start_table(args, open_data_dir(default_data_dir(), args.keep_games))
     except (ValueError, OSError) as exc:
         print(f"fengsheng play: {exc}", file=sys.stderr)
         return 2
+    web_door = None
     try:
+        notices = []
+        if getattr(args, "web", None) is not None:
+            from fengsheng_tui.doors.web import open_door
+
+            try:
+                web_door = await open_door(args.web, local.port, table=local.table, lang=args.lang,
+                                           out=sys.stderr)
+            except OSError as exc:
+                print(f"fengsheng play: cannot serve browsers on port {args.web}: {exc}", file=sys.stderr)
+                return 2
+            notices.append(" ".join(web_door.urls()))
         session = NetSession("127.0.0.1", local.port, name, token=local.host_token)
         app = FengshengApp(session, lang=lang, player_name=name, mono=args.mono,
-                           replay_dir=local.replay_dir)
+                           replay_dir=local.replay_dir, notices=notices)
         await app.run_async()
     finally:
+        if web_door is not None:
+            await web_door.close()
         await local.close()
     if args.lan:
         print(f"fengsheng play: the table was at port {local.port}", file=sys.stderr)
+    if web_door is not None:
+        print("fengsheng play: the browser door was at", *web_door.urls(), file=sys.stderr)
     return int(app.return_code or 0)

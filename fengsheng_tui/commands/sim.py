@@ -16,13 +16,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from fengsheng_tui.commands import options
+
 if TYPE_CHECKING:
     from engine import GameConfig
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default: 100)")
-    parser.add_argument("--players", type=int, default=4, metavar="P", help="seats per game (default: 4)")
+    parser.add_argument("--games", type=options.count(1, 1_000_000), default=100, metavar="N", help="games to play (default: 100)")
+    parser.add_argument("--players", type=options.players, default=4, metavar="P", help="seats per game (default: 4)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="seed of the first game; game k uses S+k (default: 0)")
     parser.add_argument("--identities", metavar="NAME",
@@ -30,11 +32,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--characters", action="store_true",
                         help="play with characters (a pick at the start; needed for 3, 5, 7–9 players "
                              "and for every configuration with neutrals, who win by secret tasks)")
-    parser.add_argument("--level", default="random", help="bot level for every seat (default: random)")
-    parser.add_argument("--seats", metavar="L1,L2,...",
+    parser.add_argument("--level", type=options.bot_level, default="random", help="bot level for every seat (default: random)")
+    parser.add_argument("--seats", metavar="L1,L2,...", type=seat_levels,
                         help="arena: one bot level per seat, comma-separated (sets the player count); "
                              "reports win rates per level and per faction with 95%% confidence intervals")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+
+
+def seat_levels(text: str) -> list[str]:
+    """`--seats normal,basic,...`: one bot level per seat, 3 to 9 seats."""
+    levels = [options.bot_level(x.strip()) for x in text.split(",")]
+    options.players(str(len(levels)))
+    return levels
 
 
 @dataclass
@@ -159,17 +169,10 @@ def _print_summary(summary: dict[str, object], label: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bots import LEVELS
     from engine import ConfigError, GameConfig, playable_configs
+    from fengsheng_tui.progress import progress
 
-    if args.games < 1:
-        print("fengsheng sim: --games must be at least 1", file=sys.stderr)
-        return 2
-    levels = [x.strip() for x in args.seats.split(",")] if args.seats else [args.level]
-    for level in levels:
-        if level not in LEVELS:
-            print(f"fengsheng sim: unknown level {level!r}; choose one of {', '.join(LEVELS)}", file=sys.stderr)
-            return 2
+    levels = args.seats or [args.level]
     if args.seats:
         args.players = len(levels)
     identities = args.identities
@@ -189,7 +192,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.seats:
         levels = [args.level] * args.players
     start = time.perf_counter()
-    results = [play_one(config, args.seed + k, levels) for k in range(args.games)]
+    results = []
+    with progress("games", args.games, enabled=not args.quiet) as advance:
+        for k in range(args.games):
+            results.append(play_one(config, args.seed + k, levels))
+            advance(1)
     summary = summarise(results, time.perf_counter() - start)
     if args.seats:
         from engine import Game

@@ -39,10 +39,10 @@ def choice_block(cid: str, n: int, words: Words, selected: bool) -> Group:
     rows.add_column(overflow="fold")  # Chinese has no spaces to wrap at: fold, never cut
     for skill in info.skills:
         title = skill.title(words.lang) + (f" ({words('flip_skill')})" if skill.flip else "")
-        rows.add_row("   " + title, skill.summary(words.lang))
+        rows.add_row(Text("   " + title), Text(skill.summary(words.lang)))
     task = info.task(words.lang)
     if task:
-        rows.add_row("   " + words("task_if_neutral"), Text(task, style="italic"))
+        rows.add_row(Text("   " + words("task_if_neutral")), Text(task, style="italic"))
     return Group(head, rows)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
@@ -20,7 +21,7 @@ class ConfirmQuit(FsModal):
     def compose(self) -> ComposeResult:
         words = self.fs_app.words
         with Vertical():
-            yield Static(words("quit_q"))
+            yield Static(Text(words("quit_q")))
 
     def action_answer(self, really: bool) -> None:
         self.dismiss(really)

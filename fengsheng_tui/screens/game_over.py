@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..keys import OVER_KEYS
+from ..safe_text import plain
 from ..widgets.render import counts_text
 from ..widgets.seats import character_text
 from .base import TextScreen
@@ -40,27 +41,28 @@ class GameOverScreen(TextScreen):
         reason = view.get("win_reason")
         declarer = view.get("declarer")
         who = words.seat_name(seats, declarer, me)
-        if reason == "faction" and isinstance(declarer, int):
+        if reason == "faction" and isinstance(declarer, int) and 0 <= declarer < len(seats):
             identity = seats[declarer].get("identity")
-            parts.append(Text(words("win_faction", who=who, colour=words.colour_word(FACTION_COLOUR.get(
+            parts.append(plain(words("win_faction", who=who, colour=words.colour_word(FACTION_COLOUR.get(
                 str(identity), "")), identity=words.identity(identity))))
         elif reason == "last_standing":
-            parts.append(Text(words("win_last_standing", who=who)))
+            parts.append(plain(words("win_last_standing", who=who)))
         elif reason == "nobody_left":
             parts.append(Text(words("win_nobody_left")))
         elif reason == "secret_task":
-            parts.append(Text(words("win_secret_task", who=who)))
+            parts.append(plain(words("win_secret_task", who=who)))
         names = ", ".join(words.seat_name(seats, s, me) for s in winners)
-        parts.append(Text(f"{words('winners')}: {names or words('no_winner')}", style="bold"))
-        table = Table(title=words("reveal"), title_justify="left", show_header=False, box=None, padding=(0, 1))
+        parts.append(plain(f"{words('winners')}: {names or words('no_winner')}", style="bold"))
+        table = Table(title=Text(words("reveal"), style="table.title"), title_justify="left", show_header=False, box=None, padding=(0, 1))
         with_characters = any(seat.get("character") for seat in seats)
         for seat in seats:
             index = seat.get("index")
             status = words("alive") if seat.get("alive", True) and not seat.get("lost") else (
                 words("dead") if not seat.get("alive", True) else words("lost"))
             cells: list[RenderableType] = [
-                "★" if index in winners else " ", words.seat_name(seats, index, me),
-                words.identity(seat.get("identity")), status, counts_text(seat.get("counts", {}), words, app.mono)]
+                Text("★" if index in winners else " "), plain(words.seat_name(seats, index, me)),
+                plain(words.identity(seat.get("identity"))), plain(status),
+                counts_text(seat.get("counts", {}), words, app.mono)]
             if with_characters:
                 cells.insert(2, character_text(seat.get("character"), words))
             table.add_row(*cells)
@@ -69,8 +71,8 @@ class GameOverScreen(TextScreen):
             # The path on a line of its own, never folded in the middle of a name.
             parts.append(Text(words("replay_saved_at"), style="italic"))
             folder, name = os.path.split(short_path(state.replay_path))
-            parts.append(Text(f"  {folder}{os.sep}", style="italic", overflow="fold"))
-            parts.append(Text(f"  {name}", style="italic", overflow="fold"))
+            parts.append(plain(f"  {folder}{os.sep}", style="italic", overflow="fold"))
+            parts.append(plain(f"  {name}", style="italic", overflow="fold"))
         else:
             parts.append(Text(words("replay_unsaved"), style="italic"))
         if app.session is not None:

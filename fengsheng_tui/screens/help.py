@@ -63,7 +63,7 @@ class HelpScreen(FsScreen):
         functions = deck_functions(deck)
         for name, text in CARD_HELP[lang].items():
             if name in functions:
-                cards.add_row(words.function(name), text)
+                cards.add_row(Text(words.function(name)), Text(text))
         parts.append(cards)
         parts.append(Text(""))
         parts.append(Text(words("abbreviations"), style="bold underline"))
@@ -101,7 +101,7 @@ def key_table(rows: list[tuple[str, str]]) -> Table:
     for k, what in rows:
         if what not in seen:
             seen.add(what)
-            keys.add_row(k, what)
+            keys.add_row(Text(k), Text(what))
     return keys
 
 
@@ -139,9 +139,9 @@ def character_reference(words: Words) -> list[Text | Table]:
         rows.add_column(overflow="fold")
         for skill in info.skills:
             flip = f" ({words('flip_skill')})" if skill.flip else ""
-            rows.add_row(f"  {skill.title(words.lang)}{flip}", skill.summary(words.lang))
+            rows.add_row(Text(f"  {skill.title(words.lang)}{flip}"), Text(skill.summary(words.lang)))
         task = info.task(words.lang)
         if task:
-            rows.add_row(f"  {words('task')}", Text(task, style="italic"))
+            rows.add_row(Text(f"  {words('task')}"), Text(task, style="italic"))
         parts.append(rows)
     return parts

@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 
 from ..keys import LOBBY_KEYS
 from ..recent import load_recent, parse_address, remember
+from ..safe_text import plain
 from .base import FsScreen
 
 #: Seconds of silence after which "searching" becomes "nothing found yet (m to type an address)".
@@ -57,10 +58,10 @@ class LobbyScreen(FsScreen):
         if not self.shown:
             return
         words = self.fs_app.words
-        self.query_one("#lobby-title", Static).update(words("lobby"))
+        self.query_one("#lobby-title", Static).update(Text(words("lobby")))
         hint = Text(words("lobby_hint"))
         if self.notice:
-            hint = Text.assemble((self.notice, "bold reverse"), "\n", hint)
+            hint = Text.assemble(plain(self.notice, style="bold reverse"), "\n", hint)
         self.query_one("#lobby-hint", Static).update(hint)
         self.query_one("#address", Input).placeholder = words("address")
         games = self.query_one("#games", OptionList)
@@ -68,13 +69,14 @@ class LobbyScreen(FsScreen):
         games.clear_options()
         for key, game in sorted(self.games.items()):
             lock = " 🔒" if game.password else ""
-            games.add_option(Option(f"{game.table}  {game.host}:{game.port}  "
-                                    f"{game.seats_taken}/{game.seats_total}  {game.phase}{lock}", id=f"lan:{key}"))
+            games.add_option(Option(plain(f"{game.table}  {game.host}:{game.port}  "
+                                          f"{game.seats_taken}/{game.seats_total}  {game.phase}{lock}"),
+                                    id=f"lan:{key}"))
         if not self.games:
-            games.add_option(Option(words("lobby_none" if self.searched else "lobby_empty"), id="none",
+            games.add_option(Option(Text(words("lobby_none" if self.searched else "lobby_empty")), id="none",
                                     disabled=True))
         for host, port in self.recent:
-            games.add_option(Option(f"{words('recent')}: {host}:{port}", id=f"recent:{host}:{port}"))
+            games.add_option(Option(plain(f"{words('recent')}: {host}:{port}"), id=f"recent:{host}:{port}"))
         if highlighted is not None and highlighted < games.option_count:
             games.highlighted = highlighted
 

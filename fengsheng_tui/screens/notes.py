@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
 from ..keys import NOTES_KEYS, TARGET_LETTERS
+from ..safe_text import plain
 from ..widgets.seat import note_chip
 from .base import FsModal
 
@@ -54,7 +55,7 @@ class NotesScreen(FsModal):
                  Text(words("notes_hint", letters="/".join(TARGET_LETTERS[: len(self.seats)])), style="dim")]
         for i, seat in enumerate(self.seats):
             line = Text(f" {TARGET_LETTERS[i]} ", style="bold")
-            line.append(words.seat_name(state.seats, seat, state.seat))
+            line.append_text(plain(words.seat_name(state.seats, seat, state.seat)))
             chip = note_chip(state.notes.get(seat), words, app.mono)
             if chip:
                 line.append(" ")

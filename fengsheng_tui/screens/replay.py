@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Footer, Static
 
 from ..client_state import ClientState, LogEntry
 from ..keys import REPLAY_KEYS
 from ..replay_model import view_at
+from ..safe_text import clean_tree
 from ..widgets.log import EventLog
 from ..widgets.seats import SeatsPanel
 from ..widgets.status import StatusBar
@@ -26,7 +28,8 @@ class ReplayScreen(FsScreen):
 
     def __init__(self, replay: dict[str, Any]) -> None:
         super().__init__()
-        self.replay = replay
+        #: A replay file may come from anyone: its strings are cleaned like a server's frames.
+        self.replay: dict[str, Any] = clean_tree(replay)
         self.step = 0
 
     def compose(self) -> ComposeResult:
@@ -63,7 +66,7 @@ class ReplayScreen(FsScreen):
         self.query_one(SeatsPanel).show(state, words, self.fs_app.mono)
         self.query_one(EventLog).show(state, words)
         self.query_one("#replay-step", Static).update(
-            f"{words('replay')} · {words('step', i=self.step, n=self.length)} · {words('replay_hint')}")
+            Text(f"{words('replay')} · {words('step', i=self.step, n=self.length)} · {words('replay_hint')}"))
 
     def action_step(self, delta: int) -> None:
         self.step = max(0, min(self.length, self.step + delta))

@@ -31,7 +31,7 @@ class SettingsScreen(TextScreen):
         keys.add_column(no_wrap=True, style="bold")
         keys.add_column()
         for k, what in describe(TABLE_KEYS, words, app.keymap):
-            keys.add_row(k, what)
+            keys.add_row(Text(k), Text(what))
         parts.append(keys)
         parts.append(Text(words("keys_file", path=str(config_path())), style="italic"))
         return parts

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.widget import Widget
@@ -112,7 +113,7 @@ class TableScreen(FsScreen):
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
         self.set_class(small, "-too-small")
         if small:
-            self.query_one("#too-small", Static).update(words("too_small", w=width, h=height))
+            self.query_one("#too-small", Static).update(Text(words("too_small", w=width, h=height)))
         self.query_one(Banner).show(state, words, app.connection_lost)
         self.ring_for(len(state.seats), state.seat)
         self.ring_bell()

@@ -13,6 +13,7 @@ from textual.widgets import Footer, Input, Static
 
 from ..i18n import Words
 from ..keys import TABLE_LOBBY_KEYS
+from ..safe_text import plain
 from .base import FsScreen
 
 OPTION_KEYS = ("players", "identities", "deck", "characters", "character_choices", "timers", "bots", "password")
@@ -115,8 +116,8 @@ class TableLobbyScreen(FsScreen):
         app = self.fs_app
         words, state = app.words, app.state
         table = self.table
-        parts: list[Text | Table] = [Text(f"{words('table_lobby')}: {table.get('name', state.table or '')}",
-                                          style="bold underline")]
+        parts: list[Text | Table] = [plain(f"{words('table_lobby')}: {table.get('name', state.table or '')}",
+                                           style="bold underline")]
         seats = Table.grid(padding=(0, 2))
         for _ in range(3):
             seats.add_column(no_wrap=True)
@@ -126,7 +127,7 @@ class TableLobbyScreen(FsScreen):
                 name += f" ({words('you')})"
             kind = words("bot") if seat.get("bot") else words("host_seat") if seat.get("host") else ""
             ready = "✓ " + words("ready") if seat.get("ready") or seat.get("bot") else "· " + words("not_ready")
-            seats.add_row(f"{i + 1}. {name}", kind, ready if seat else "")
+            seats.add_row(plain(f"{i + 1}. {name}"), plain(kind), plain(ready if seat else ""))
         parts.append(seats)
         parts.append(Text(""))
         host = self.is_host
@@ -148,18 +149,18 @@ class TableLobbyScreen(FsScreen):
                     value = words("on_") if value else words("off")
                 elif isinstance(value, dict):
                     value = words.timers(value)
-                parts.append(Text(f"{words(key)}: {value}"))
+                parts.append(plain(f"{words(key)}: {value}"))
         parts.append(Text(""))
         parts.append(Text(words("host_hint" if host else "guest_hint"), style="dim"))
         if self.note:
-            parts.append(Text(self.note, style="italic"))
+            parts.append(plain(self.note, style="italic"))
         elif state.error:
-            parts.append(Text(words.error(state.error_code, state.error), style="italic"))
+            parts.append(plain(words.error(state.error_code, state.error), style="italic"))
         chat = [entry.chat for entry in state.log if entry.chat is not None][-LOBBY_CHAT_LINES:]
         if chat:
             parts.append(Text(""))
             parts.append(Text(words("chat"), style="bold underline"))
-            parts += [Text(f"» {name}: {line}", style="italic") for name, line in chat]
+            parts += [plain(f"» {name}: {line}", style="italic") for name, line in chat]
         self.query_one("#table-lobby", Static).update(Group(*parts))
 
     def _op(self, command: str, **args: Any) -> None:

@@ -24,13 +24,14 @@ class HandPanel(Static):
              layout: bool = True) -> None:
         view = state.view or {}
         if state.view is not None and view.get("seat") is None:
-            self.border_title = words("spectator")
+            self.border_title = Text(words("spectator"))
             self.lines = 1
             self.update(Text(words("spectator_hand"), style="dim italic", no_wrap=True, overflow="ellipsis"),
                         layout=layout)
             return
         identity = view.get("identity")
-        self.border_title = f"{words('hand')} ({words('hand_star')}) · {words('identity')}: {words.identity(identity)}"
+        self.border_title = Text(f"{words('hand')} ({words('hand_star')}) · {words('identity')}: "
+                                 f"{words.identity(identity)}")
         width = max(20, self.size.width) if self.size.width else 76
         text = Text(no_wrap=True)
         used = 0

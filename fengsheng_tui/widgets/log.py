@@ -43,8 +43,8 @@ class EventLog(Static):
         entries = state.log_lines(words, height + self.scrolled_back)
         if self.scrolled_back:
             entries = entries[: max(0, len(entries) - self.scrolled_back)]
-        self.border_title = words("log_scrolled", n=self.scrolled_back) if self.scrolled_back else \
-            f"{words('log')} / {words('chat')}"
+        self.border_title = Text(words("log_scrolled", n=self.scrolled_back) if self.scrolled_back else
+                                 f"{words('log')} / {words('chat')}")
         rows: list[Text] = []
         for line, is_chat in reversed(entries):
             entry = Text(("» " if is_chat else "") + line, style="italic" if is_chat else "")

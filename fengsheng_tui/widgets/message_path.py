@@ -12,6 +12,7 @@ from textual.widgets import Static
 
 from ..client_state import ClientState
 from ..i18n import Words
+from ..safe_text import plain
 from .render import card_text, measure_console
 from .transit import keep_names
 
@@ -66,9 +67,11 @@ class MessagePath(Static):
             # RULES.md §9.1: the next seat (seat+1) is on your right: counter-clockwise on the ring.
             way = words("direction_right" if m.get("direction", 1) == 1 else "direction_left")
         head = Text(words.method(m.get("method")), style="bold")
-        head.append(" · " + words("sent_by", sender=name(m.get("sender"))) + " · " + way)
+        head.append(" · ")
+        head.append_text(plain(words("sent_by", sender=name(m.get("sender"))) + " · " + way))
         if m.get("intercepted_by") is not None:
-            head.append(" · " + words("intercepted", who=name(m.get("intercepted_by"))), style="bold")
+            head.append(" · ")
+            head.append_text(plain(words("intercepted", who=name(m.get("intercepted_by"))), style="bold"))
         path = Text()
         position, origin = m.get("position"), m.get("origin")
         order = route(seats, m)
@@ -80,15 +83,15 @@ class MessagePath(Static):
             label = name(seat)
             skipped = 0 <= seat < len(seats) and bool(seats[seat].get("skipped"))
             if seat == position and i == reached:
-                path.append(f"✉{label}", style="bold reverse")
+                path.append_text(plain(f"✉{label}", style="bold reverse"))
             elif skipped:
-                path.append(label, style="strike dim")
+                path.append_text(plain(label, style="strike dim"))
             elif reached is not None and i < reached:
-                path.append(label, style="dim")
+                path.append_text(plain(label, style="dim"))
             else:
-                path.append(label)
+                path.append_text(plain(label))
         if origin is not None and origin not in (position, m.get("sender")):
-            path.append("  " + words("came_from", origin=name(origin)), style="italic")
+            path.append_text(plain("  " + words("came_from", origin=name(origin)), style="italic"))
         face = Text(words("message_face") + " ", style="bold")
         face.append_text(card_text(m.get("card"), words, mono))
         # Broken at spaces between names, never inside one: `Bot` over `3` reads as two seats.

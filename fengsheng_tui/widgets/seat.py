@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from ..i18n import Words
+from ..safe_text import plain
 from .render import chips_text, measure_console
 
 #: The identity note a player may put on a seat (local, never sent): style of its chip.
@@ -84,7 +85,7 @@ class SeatBox(Static):
         head.append("▶ " if index == current and not over else "", style="bold")
         if holder:
             head.append("✉ ", style="bold")
-        head.append(words.seat_name(seats, index, me), style="bold")
+        head.append_text(plain(words.seat_name(seats, index, me), style="bold"))
         chip = note_chip(note, words, mono)
         if chip:
             head.append(" ")

@@ -25,7 +25,7 @@ class SeatsPanel(Static):
     lines = 1
 
     def show(self, state: ClientState, words: Words, mono: bool = False, layout: bool = True) -> None:
-        self.border_title = words("seats")
+        self.border_title = Text(words("seats"))
         with_characters = any(seat.get("character") for seat in state.seats)
         room = self.size.width or 44
         for terse, need in enumerate((CHARACTER_MAX,) + (CHARACTER_MIN,) * (len(TERSE) - 1)):

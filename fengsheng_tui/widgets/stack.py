@@ -9,17 +9,18 @@ from textual.widgets import Static
 
 from ..client_state import ClientState
 from ..i18n import Words
+from ..safe_text import plain
 from .render import card_text, measure_console
 
 
 def entry_text(depth: int, item: dict[str, object], state: ClientState, words: Words, mono: bool) -> Text:
     seats, me = state.seats, state.seat
     line = Text(f"{depth + 1}. ", style="bold")
-    line.append(words.seat_name(seats, item.get("user"), me) + " ")
+    line.append_text(plain(words.seat_name(seats, item.get("user"), me) + " "))
     card = item.get("card")
     line.append_text(card_text(card if isinstance(card, dict) else None, words, mono))
     if item.get("target_seat") is not None:
-        line.append(" → " + words.seat_name(seats, item.get("target_seat"), me))
+        line.append_text(plain(" → " + words.seat_name(seats, item.get("target_seat"), me)))
     target_card = item.get("target_card")
     if isinstance(target_card, dict):
         line.append(f" ({words('on')} ")

@@ -7,6 +7,7 @@ from textual.widgets import Static
 
 from ..client_state import ClientState
 from ..i18n import Words
+from ..safe_text import plain
 
 
 class StatusBar(Static):
@@ -38,7 +39,7 @@ class Banner(Static):
             return
         last = state.last_action(words)
         text = Text(words("last_action"), style="dim")
-        text.append(last or "")
+        text.append_text(plain(last or ""))
         text.no_wrap = True
         text.overflow = "ellipsis"
         self.update(text)

@@ -48,7 +48,7 @@ class TransitPanel(Static):
     def show(self, state: ClientState, words: Words, mono: bool = False, layout: bool = True,
              max_lines: int | None = None) -> None:
         """At most `max_lines` lines: a long 识破 chain shows its newest entries and `…还有N项`."""
-        self.border_title = words("message")
+        self.border_title = Text(words("message"))
         view = state.view or {}
         seats = state.seats
         me = state.seat

@@ -52,7 +52,7 @@ async def test_host_rights_go_to_the_first_player_and_pass_on_when_he_leaves(
         server: tuple[GameServer, Table]) -> None:
     srv, table = server
     first = Client()
-    welcome = await first.connect("127.0.0.1", srv.port, "房主")
+    welcome = await first.connect("127.0.0.1", srv.port, "老板")
     assert welcome["host"] is True
     app = FengshengApp(NetSession("127.0.0.1", srv.port, "客人"), lang="zh", keymap={})
     words = Words("zh")
@@ -108,7 +108,7 @@ def test_server_errors_are_shown_in_the_players_language() -> None:
 async def test_the_host_cycles_the_deck_with_k_and_the_game_uses_it(server: tuple[GameServer, Table]) -> None:
     """The later-edition deck is selectable in the table lobby (issue 6)."""
     srv, table = server
-    app = FengshengApp(NetSession("127.0.0.1", srv.port, "房主"), lang="zh", keymap={})
+    app = FengshengApp(NetSession("127.0.0.1", srv.port, "老板"), lang="zh", keymap={})
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen) and bool((app.state.lobby or {}).get("host")))
         seen: list[str] = []

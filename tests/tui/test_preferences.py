@@ -50,8 +50,8 @@ def saved() -> dict[str, object]:
     return data
 
 
-def test_the_file_lives_under_xdg_config_home() -> None:
-    assert settings_path() == Path(os.environ["XDG_CONFIG_HOME"]) / "fengsheng" / "settings.json"
+def test_the_file_lives_beside_the_keys_file() -> None:
+    assert settings_path() == Path(os.environ["FENGSHENG_CONFIG"]).parent / "settings.json"
 
 
 async def test_settings_toggles_are_written_at_once_and_a_new_app_starts_from_them() -> None:
@@ -133,7 +133,7 @@ async def test_an_unwritable_config_only_loses_the_settings(monkeypatch: pytest.
                                                            tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("a file where the config directory should be", encoding="utf-8")
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(blocker))
+    monkeypatch.setenv("FENGSHENG_CONFIG", str(blocker / "keys.toml"))
     save_preferences(Preferences(lang="en"))  # no exception
     app = table_app()
     async with app.run_test(size=(80, 24)) as pilot:

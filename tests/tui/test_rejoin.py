@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import socket
 import stat
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +67,7 @@ async def test_a_new_session_takes_back_the_same_seat_and_hand(tmp_path: Path) -
         assert welcome["seat"] == 3 and before["hand"]
         saved = json.loads((tmp_path / "seats.json").read_text())["seats"]
         assert saved == [{"address": f"127.0.0.1:{local.port}", "name": "Me", "table": "play", "token": first.token,
-                          "seat": 3}]
+                          "seat": 3, "holder": [socket.gethostname(), os.getpid()]}]
         await first.close()  # the process is gone: the server sees the seat go offline
         await asyncio.sleep(0.1)
 
@@ -126,4 +129,52 @@ async def test_the_token_is_kept_when_the_game_is_over(tmp_path: Path) -> None:
         assert store.left_over(address, session.token or "")  # left now, he would join afresh
         await session.close()
     finally:
+        await local.close()
+
+
+async def test_two_client_instances_sharing_a_config_and_a_name_keep_their_own_seats(tmp_path: Path) -> None:
+    """The one-account set-up (docs/ssh.md): a second client started while the first still plays
+    does not present the first one's token; it joins with a seat (and a name) of its own, and
+    neither is ever shown the other's seat. Once the first process is gone its seat is free to
+    take back."""
+    from net.server import GameServer
+    from net.table import Table
+
+    table = Table("play", players=4, seed=5, bot_delay=30.0, auto_start=True)
+    table.add_bot()
+    table.add_bot()
+    local = GameServer("127.0.0.1", 0)
+    local.add_table(table)
+    await local.start()
+    store = SeatTokens(tmp_path / "seats.json")
+    address = f"127.0.0.1:{local.port}"
+    script = (
+        "import asyncio, sys\n"
+        "from fengsheng_tui.session import NetSession\n"
+        "from fengsheng_tui.seat_tokens import SeatTokens\n"
+        "async def main():\n"
+        f"    s = NetSession('127.0.0.1', {local.port}, 'Me', seats=SeatTokens(__import__('pathlib').Path(sys.argv[1])))\n"
+        "    await s.connect()\n"
+        "    print(s.token, flush=True)\n"
+        "    await asyncio.sleep(60)\n"
+        "asyncio.run(main())\n"
+    )
+    other = await asyncio.create_subprocess_exec(sys.executable, "-c", script, str(tmp_path / "seats.json"),
+                                                 stdout=asyncio.subprocess.PIPE)
+    try:
+        assert other.stdout is not None
+        their_token = (await asyncio.wait_for(other.stdout.readline(), 20)).decode().strip()
+        assert store.find(address, "Me") is None  # held by the running instance
+        mine = NetSession("127.0.0.1", local.port, "Me", seats=store)
+        welcome, view = await first_update(mine)
+        assert mine.token != their_token and welcome["seat"] in (2, 3)
+        assert mine.name != "Me"  # the name was taken: numbered on
+        other.kill()
+        await other.wait()
+        assert store.find(address, "Me") == their_token  # that instance is gone: its seat is free again
+        await mine.close()
+    finally:
+        if other.returncode is None:
+            other.kill()
+            await other.wait()
         await local.close()

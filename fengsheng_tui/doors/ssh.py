@@ -1,0 +1,783 @@
+"""The SSH door: an SSH server inside the host process (asyncssh) whose only service is the game.
+
+A guest types `ssh -p PORT NAME@HOST`: any user name is accepted and no password or key is needed.
+The door draws a name prompt itself (default: the last name this guest played under, else the SSH
+user name), asks the table password when there is one, and only then starts the guest's own client
+(`doors.ssh_guest`, the Textual UI of `fengsheng join`) in its own process on a pseudo-terminal, joined
+to this table over loopback. A connection that never gets past the prompt costs no process and is
+hung up after `Limits.name_seconds`.
+
+A guest is known by the public key he authenticated with; a guest without one, by his address and
+SSH user name. Each guest has a folder (`ssh-guests/ID` under the data folder) that is his client's
+HOME: the seat tokens `fengsheng join` keeps there are what gives a dropped guest his seat back.
+
+Nothing else is served: exec requests get one line and exit status 2, subsystems (SFTP), port, X11
+and agent forwarding are refused, and the client's environment never reaches the game client
+beyond a few display variables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import re
+import secrets
+import signal
+import struct
+import sys
+import termios
+import time
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import asyncssh
+
+from .ssh_guest import ENV, EXIT_FULL
+
+log = logging.getLogger("fengsheng.ssh")
+
+HOST_KEY_FILE = "ssh_host_ed25519_key"
+GUESTS_DIR = "ssh-guests"
+#: Longest name the server accepts (net.protocol.NAME).
+NAME_LIMIT = 24
+DEFAULT_SIZE = (80, 24)
+#: Tries at the prompt that ended with a refused or crashed client, before the door hangs up.
+MAX_ATTEMPTS = 5
+#: Client variables passed on to the game client (display only); everything else is dropped.
+PASSED_ENV = {"COLORTERM": r"[a-z0-9]{1,16}", "TEXTUAL_ANIMATIONS": r"none|basic|full", "NO_COLOR": r".{0,8}"}
+TERM_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
+ANSI_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f]")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How many guests the door lets in, and how long it waits for them."""
+
+    per_address: int = 4
+    total: int = 16
+    #: Seconds to type a name (and the table password) before the door hangs up.
+    name_seconds: float = 120.0
+    #: Seconds for the SSH handshake and authentication.
+    login_seconds: float = 30.0
+
+
+class TableInfo(Protocol):
+    """What the door needs of the table: its name and seats for the prompt, its password."""
+
+    name: str
+    password: str | None
+
+    def summary(self) -> tuple[int, int, str, bool]: ...
+
+
+def load_host_key(folder: Path) -> asyncssh.SSHKey:
+    """The door's host key, generated on first use and kept 0600 (with its `.pub` beside it), so
+    guests see the same fingerprint every time the host runs."""
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = folder / HOST_KEY_FILE
+    try:
+        key = asyncssh.read_private_key(str(path))
+    except FileNotFoundError:
+        key = asyncssh.generate_private_key("ssh-ed25519", comment="fengsheng ssh door")
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another host started at the same moment: use its key
+            return asyncssh.read_private_key(str(path))
+        with os.fdopen(fd, "wb") as out:
+            out.write(key.export_private_key())
+        key.write_public_key(str(path) + ".pub")
+        return key
+    if os.stat(path).st_mode & 0o077:
+        os.chmod(path, 0o600)
+        log.warning("ssh: %s was readable by others; now 0600", path)
+    return key
+
+
+def guest_id(key: asyncssh.SSHKey | None, address: str, username: str) -> str:
+    """The folder name of a guest: his key's fingerprint, else his address and SSH user name."""
+    basis = f"key {key.get_fingerprint()}" if key is not None else f"address {address} user {username}"
+    return hashlib.sha256(basis.encode()).hexdigest()[:24]
+
+
+def printable(text: str, limit: int = 200) -> str:
+    """Text with every control and format character removed, at most `limit` characters."""
+    return "".join(ch for ch in text if ch.isprintable())[:limit]
+
+
+def cells(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+class LineEditor:
+    """One line of input from a raw terminal: printable characters, Backspace, Ctrl+U, Enter, Ctrl+C.
+
+    Escape sequences (arrows, function keys, OSC strings) are skipped whole; invalid UTF-8 is dropped.
+    """
+
+    def __init__(self, text: str = "", secret: bool = False, limit: int = NAME_LIMIT) -> None:
+        self.text = text
+        self.secret = secret
+        self.limit = limit
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="ignore")
+        self._escape = ""
+
+    @property
+    def shown(self) -> str:
+        return "*" * len(self.text) if self.secret else self.text
+
+    def feed(self, data: bytes) -> str | None:
+        """Take keys; return "enter" or "cancel" when one of them ends the line, else None."""
+        for ch in self._decoder.decode(data):
+            if self._escape:
+                self._escape += ch
+                kind = self._escape[1]
+                if len(self._escape) > 64 or (
+                    len(self._escape) == 2 and kind not in "[O]"
+                ) or (kind in "[O" and len(self._escape) > 2 and "@" <= ch <= "~") or (
+                    kind == "]" and (ch == "\x07" or self._escape.endswith("\x1b\\"))
+                ):
+                    self._escape = ""
+                continue
+            if ch == "\x1b":
+                self._escape = ch
+            elif ch in "\r\n":
+                return "enter"
+            elif ch in "\x03\x04":
+                return "cancel"
+            elif ch in "\x7f\x08":
+                self.text = self.text[:-1]
+            elif ch == "\x15":
+                self.text = ""
+            elif ch.isprintable() and len(self.text) < self.limit:
+                self.text += ch
+        return None
+
+
+class SshDoor:
+    """The SSH server of one table. `start()` listens; `close()` hangs up every guest."""
+
+    def __init__(self, table: TableInfo, game_host: str, game_port: int, data_dir: Path,
+                 limits: Limits | None = None) -> None:
+        self.table = table
+        self.game_host = "127.0.0.1" if game_host in ("", "0.0.0.0") else game_host
+        self.game_port = game_port
+        self.data_dir = data_dir
+        self.limits = limits or Limits()
+        self.key: asyncssh.SSHKey | None = None
+        self.port = 0
+        self.connections: set[_Connection] = set()
+        self.sessions: set[_Session] = set()
+        #: Failed table passwords per address: (failures in a row, monotonic time of the last).
+        self.failures: dict[str, tuple[int, float]] = {}
+        self._acceptor: Any = None
+
+    @property
+    def fingerprint(self) -> str:
+        assert self.key is not None
+        return str(self.key.get_fingerprint())
+
+    async def start(self, host: str, port: int) -> None:
+        logging.getLogger("asyncssh").setLevel(logging.WARNING)
+        self.key = load_host_key(self.data_dir)
+        self._acceptor = await asyncssh.create_server(
+            lambda: _Connection(self), host, port, server_host_keys=[self.key], encoding=None,
+            line_editor=False, allow_pty=True, x11_forwarding=False, agent_forwarding=False,
+            allow_scp=False, sftp_factory=None, gss_host=None, host_based_auth=False,
+            public_key_auth=True, kbdint_auth=True, password_auth=False,
+            login_timeout=self.limits.login_seconds, keepalive_interval=15, keepalive_count_max=4,
+            server_version="fengsheng",
+        )
+        self.port = int(self._acceptor.get_port())
+
+    async def close(self) -> None:
+        if self._acceptor is not None:
+            self._acceptor.close()
+        sessions = list(self.sessions)
+        for session in sessions:
+            session.hang_up()
+        for conn in list(self.connections):
+            conn.conn.close()
+        await asyncio.gather(*(s.gone() for s in sessions), return_exceptions=True)
+        if self._acceptor is not None:
+            await self._acceptor.wait_closed()
+
+    def guest_dir(self, guest: str) -> Path:
+        return self.data_dir / GUESTS_DIR / guest
+
+    def last_name(self, guest: str) -> str | None:
+        try:
+            name = json.loads((self.guest_dir(guest) / "door.json").read_text(encoding="utf-8")).get("name")
+        except (OSError, ValueError, AttributeError):
+            return None
+        return printable(name, NAME_LIMIT) if isinstance(name, str) else None
+
+    def prepare_guest(self, guest: str, name: str) -> Path:
+        """The guest's folder (0700), remembering the name he plays under for his next login."""
+        folder = self.guest_dir(guest)
+        folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        folder.mkdir(exist_ok=True, mode=0o700)
+        try:
+            fd = os.open(folder / "door.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump({"name": name}, out, ensure_ascii=False)
+        except OSError as exc:
+            log.warning("ssh: cannot keep guest %s's name: %s", guest, exc)
+        return folder
+
+    def password_wait(self, address: str) -> float:
+        """Seconds this address must still wait after its failed passwords (1, 2, 4 … 30)."""
+        count, last = self.failures.get(address, (0, 0.0))
+        if not count:
+            return 0.0
+        return max(0.0, last + min(30.0, 2.0 ** (count - 1)) - time.monotonic())
+
+    def check_password(self, address: str, given: str) -> bool:
+        expected = self.table.password
+        if not expected or secrets.compare_digest(given.encode(), expected.encode()):
+            self.failures.pop(address, None)
+            return True
+        count = self.failures.get(address, (0, 0.0))[0] + 1
+        self.failures[address] = (count, time.monotonic())
+        log.warning("ssh: wrong table password from %s (%d in a row)", address, count)
+        return False
+
+    async def take_over(self, session: _Session) -> None:
+        """A guest who logs in again under the same name ends his older session first, so that
+        his seat has no live connection when the new client claims it."""
+        for other in list(self.sessions):
+            if (other is not session and other.guest == session.guest and other.name == session.name
+                    and other.child is not None):
+                log.info("ssh: %s logged in again as %r; the older session ends", session.who, session.name)
+                other.hang_up()
+                other.conn.conn.close()
+                try:
+                    await asyncio.wait_for(other.gone(), 5)
+                except TimeoutError:
+                    pass
+
+
+class _Connection(asyncssh.SSHServer):
+    """One SSH connection: admission, authentication (anything goes), one session at most."""
+
+    def __init__(self, door: SshDoor) -> None:
+        self.door = door
+        self.conn: Any = None
+        self.address = "?"
+        self.username = ""
+        self.key: asyncssh.SSHKey | None = None
+        self.refusal: str | None = None
+        self.admitted = False
+        self.session: _Session | None = None
+
+    def connection_made(self, conn: Any) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername") or ("?", 0)
+        self.address = str(peer[0])
+        door, limits = self.door, self.door.limits
+        if len(door.connections) >= 2 * limits.total + limits.per_address:
+            log.warning("ssh: connection from %s dropped: too many connections", self.address)
+            conn.abort()
+            return
+        admitted = [c for c in door.connections if c.admitted]
+        if sum(c.address == self.address for c in admitted) >= limits.per_address:
+            self.refusal = f"too many guests from {self.address} ({limits.per_address}); try again later"
+        elif len(admitted) >= limits.total:
+            self.refusal = f"the door is full ({limits.total} guests); try again later"
+        else:
+            self.admitted = True
+        door.connections.add(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.door.connections.discard(self)
+        if self.session is not None:
+            self.session.hang_up()
+
+    def begin_auth(self, username: str) -> bool:
+        self.username = username
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        """Every key is welcome: it is the guest's identity (asyncssh checks the signature after)."""
+        self.key = key
+        return True
+
+    def kbdint_auth_supported(self) -> bool:
+        return True
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        """A guest with no key gets in with no question (keyboard-interactive, zero prompts)."""
+        self.key = None
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def session_requested(self) -> Any:
+        if self.session is not None:
+            log.info("ssh: %s asked for a second session on one connection: refused", self.address)
+            return False
+        self.session = _Session(self)
+        return self.session
+
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
+        log.warning("ssh: %s asked to connect to %s:%s: refused", self.address, dest_host, dest_port)
+        return False
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        log.warning("ssh: %s asked to listen on %s:%s: refused", self.address, listen_host, listen_port)
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        log.warning("ssh: %s asked to connect to %s: refused", self.address, dest_path)
+        return False
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        log.warning("ssh: %s asked to listen on %s: refused", self.address, listen_path)
+        return False
+
+
+def _set_size(fd: int, size: tuple[int, int], pixels: tuple[int, int]) -> None:
+    cols, rows = size
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, pixels[0], pixels[1]))
+
+
+class _Session(asyncssh.SSHServerSession):
+    """A guest's terminal: the door's prompt first, then his game client on a pty."""
+
+    def __init__(self, conn: _Connection) -> None:
+        self.conn = conn
+        self.door = conn.door
+        self.chan: Any = None
+        self.pty = False
+        self.term = "xterm-256color"
+        self.size = DEFAULT_SIZE
+        self.pixels = (0, 0)
+        self.command: str | None = None
+        self.stage = "new"
+        self.editor = LineEditor()
+        self.guest = ""
+        self.name = ""
+        self.notice = ""
+        self.password: str | None = None
+        self.attempts = 0
+        self.child: asyncio.subprocess.Process | None = None
+        self.master = -1
+        self.reading = False
+        self.pending = bytearray()
+        self.tail = bytearray()
+        self.output_done = asyncio.Event()
+        self.closed = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._gone = asyncio.Event()
+        self._gone.set()
+
+    @property
+    def who(self) -> str:
+        key = self.conn.key.get_fingerprint() if self.conn.key is not None else "no key"
+        return f"{self.conn.username}@{self.conn.address} ({key})"
+
+    # ------------------------------------------------------------------ asyncssh callbacks
+
+    def connection_made(self, chan: Any) -> None:
+        self.chan = chan
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
+        self.pty = True
+        if TERM_RE.fullmatch(term_type or ""):
+            self.term = term_type
+        self._resize(*term_size)
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self.command = command
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        log.warning("ssh: %s asked for subsystem %r: refused", self.conn.address, printable(subsystem, 40))
+        return False
+
+    def session_started(self) -> None:
+        conn = self.conn
+        if conn.refusal is not None:
+            log.info("ssh: %s refused: %s", self.who, conn.refusal)
+            self._finish(f"fengsheng: {conn.refusal}", 1)
+            return
+        if self.command is not None:
+            log.info("ssh: %s sent a command: answered with one line", self.who)
+            local = conn.conn.get_extra_info("sockname") or ("HOST", self.door.port)
+            self._finish(f"fengsheng: this door only runs the game; log in without a command: "
+                         f"ssh -p {local[1]} {local[0]}", 2)
+            return
+        self.guest = guest_id(conn.key, conn.address, conn.username)
+        self.door.sessions.add(self)
+        log.info("ssh: %s logged in", self.who)
+        self.name = self.door.last_name(self.guest) or printable(conn.username, NAME_LIMIT)
+        self.ask_name()
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        if self.stage in ("name", "password", "watch"):
+            self._key_in(data)
+        elif self.stage == "playing" and self.master >= 0:
+            if len(self.pending) < 65536:
+                self.pending += data
+            self._flush_input()
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self._resize(width, height, pixwidth, pixheight)
+        if self.master >= 0:
+            try:
+                _set_size(self.master, self.size, self.pixels)
+            except OSError:
+                pass
+
+    def eof_received(self) -> bool:
+        if self.stage != "playing":
+            self._finish("fengsheng: the input ended before a name was given; log in from a terminal", 1)
+        return True
+
+    def pause_writing(self) -> None:
+        self._stop_reading()
+
+    def resume_writing(self) -> None:
+        self._start_reading()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.guest and not self.closed:
+            log.info("ssh: %s disconnected", self.who)
+        self.hang_up()
+
+    # ------------------------------------------------------------------ the prompt
+
+    def _resize(self, width: int, height: int, pixwidth: int = 0, pixheight: int = 0) -> None:
+        self.size = (width or DEFAULT_SIZE[0], height or DEFAULT_SIZE[1])
+        self.pixels = (pixwidth, pixheight)
+
+    def _write(self, text: str) -> None:
+        if self.chan is not None and not self.closed:
+            self.chan.write(text.replace("\n", "\r\n").encode())
+
+    def _finish(self, line: str, status: int) -> None:
+        """Say one line (if any) and end the session with `status`."""
+        if self.chan is None or self.closed:
+            return
+        if line:
+            self.chan.write_stderr((line + ("\r\n" if self.pty else "\n")).encode())
+        self.chan.exit(status)
+        self.closed = True
+        self.hang_up()
+
+    def _arm_timer(self) -> None:
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(self.door.limits.name_seconds, self._timed_out)
+
+    def _timed_out(self) -> None:
+        log.info("ssh: %s gave no name in %.0f s: hung up", self.who, self.door.limits.name_seconds)
+        self._write("\n")
+        self._finish(f"fengsheng: no name after {self.door.limits.name_seconds:.0f} s; come back when ready", 1)
+
+    def ask_name(self) -> None:
+        self.stage = "name"
+        self.editor = LineEditor(self.name)
+        self._arm_timer()
+        self._draw()
+
+    def _header(self) -> str:
+        taken, total, phase, _ = self.door.table.summary()
+        title = printable(self.door.table.name, 40)
+        lines = [f"\x1b[H\x1b[2J\x1b[1m风声 The Message\x1b[0m · {title} · {taken}/{total} · {phase}", ""]
+        if self.notice:
+            lines += [f"\x1b[7m {printable(self.notice)} \x1b[0m", ""]
+        return "\n".join(lines) + "\n"
+
+    def _draw(self) -> None:
+        if self.stage == "name":
+            self._write(self._header() + "输入你的名字，按 Enter（Ctrl+C 离开）\n"
+                        "Type your name at the table and press Enter (Ctrl+C leaves).\n\n")
+        elif self.stage == "password":
+            self._write(self._header() + "这张桌有密码 · This table has a password.\n\n")
+        elif self.stage == "watch":
+            self._write(self._header() + "Enter 观战 watch the game · Ctrl+C 离开 leave\n")
+            return
+        self._redraw_line()
+
+    def _label(self) -> str:
+        return "名字 Name: " if self.stage == "name" else "密码 Password: "
+
+    def _redraw_line(self) -> None:
+        self._write("\r\x1b[K" + self._label() + self.editor.shown)
+
+    def _key_in(self, data: bytes) -> None:
+        result = self.editor.feed(data)
+        if result == "cancel":
+            log.info("ssh: %s left at the prompt", self.who)
+            self._write("\n")
+            self._finish("", 0)
+        elif result == "enter":
+            self._entered()
+        elif self.stage != "watch":
+            self._redraw_line()
+
+    def _entered(self) -> None:
+        if self.stage == "watch":
+            self._launch(spectate=True)
+            return
+        if self.stage == "name":
+            name = self.editor.text.strip()
+            if not name:
+                self.notice = "名字不能为空 · a name, please"
+                self._draw()
+                return
+            self.name = name
+            if self.door.table.password:
+                self.stage = "password"
+                self.editor = LineEditor(secret=True, limit=200)
+                self._draw()
+                return
+            self._launch()
+            return
+        given = self.editor.text
+        wait = self.door.password_wait(self.conn.address)
+        if wait <= 0 and self.door.check_password(self.conn.address, given):
+            self.password = given
+            self._launch()
+            return
+        self.notice = "密码不对 · wrong password"
+        self.stage = "waiting"
+        self._write(self._header())
+        asyncio.get_running_loop().call_later(max(wait, self.door.password_wait(self.conn.address)),
+                                              self._ask_password_again)
+
+    def _ask_password_again(self) -> None:
+        if self.closed:
+            return
+        self.stage = "password"
+        self.editor = LineEditor(secret=True, limit=200)
+        self._draw()
+
+    # ------------------------------------------------------------------ the game client
+
+    def _launch(self, spectate: bool = False) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.stage = "starting"
+        self.notice = ""
+        self._write("\n\n正在入座 · joining the table …\n")
+        self._gone.clear()
+        self._task = asyncio.get_running_loop().create_task(self._play(spectate))
+
+    async def _play(self, spectate: bool) -> None:
+        try:
+            await self.door.take_over(self)
+            if self.closed:
+                return
+            status = await self._run_client(spectate)
+        except OSError as exc:
+            log.warning("ssh: cannot start a client for %s: %s", self.who, exc)
+            self._finish(f"fengsheng: the game could not start ({exc})", 1)
+            return
+        finally:
+            self._gone.set()
+        if self.closed:
+            return
+        if status == 0:
+            log.info("ssh: %s (%r) left the game", self.who, self.name)
+            self._finish("", 0)
+            return
+        self.attempts += 1
+        if status == EXIT_FULL:
+            reason = "没有空位（桌满或已开局）· no free seat: the table is full or its game has started"
+        else:
+            reason = self._last_words() or f"the game client stopped (status {status})"
+        log.info("ssh: %s (%r): client ended with status %d: %s", self.who, self.name, status, reason)
+        if self.attempts >= MAX_ATTEMPTS:
+            self._finish(f"fengsheng: {reason}", 1)
+            return
+        self.notice = reason
+        if status == EXIT_FULL and not spectate:
+            self.stage = "watch"
+            self.editor = LineEditor()
+            self._draw()
+        else:
+            self.ask_name()
+
+    async def _run_client(self, spectate: bool) -> int:
+        folder = self.door.prepare_guest(self.guest, self.name)
+        config = {"host": self.door.game_host, "port": self.door.game_port, "table": self.door.table.name,
+                  "name": self.name, "password": self.password, "spectate": spectate}
+        env = {"TERM": self.term, "LANG": "C.UTF-8", "HOME": str(folder), "PATH": os.defpath,
+               "XDG_CONFIG_HOME": str(folder / "config"), "XDG_DATA_HOME": str(folder / "data"),
+               "PYTHONPATH": str(Path(__file__).resolve().parents[2]), ENV: json.dumps(config)}
+        sent = self.chan.get_environment() if self.chan is not None else {}
+        for variable, allowed in PASSED_ENV.items():
+            value = sent.get(variable)
+            if isinstance(value, str) and re.fullmatch(allowed, value):
+                env[variable] = value
+        master, slave = os.openpty()
+        try:
+            _set_size(slave, self.size, self.pixels)
+            self.child = await asyncio.create_subprocess_exec(
+                sys.executable, "-P", "-m", "fengsheng_tui.doors.ssh_guest", stdin=slave, stdout=slave,
+                stderr=slave, cwd=folder, env=env, start_new_session=True,
+            )
+        except BaseException:
+            os.close(master)
+            raise
+        finally:
+            os.close(slave)
+        self.master = master
+        os.set_blocking(master, False)
+        self.tail.clear()
+        self.output_done.clear()
+        self.stage = "playing"
+        log.info("ssh: %s plays as %r%s (client pid %d)", self.who, self.name, " (watching)" if spectate else "",
+                 self.child.pid)
+        if self.closed:
+            self.hang_up()
+        else:
+            self._start_reading()
+        status = await self.child.wait()
+        try:
+            await asyncio.wait_for(self.output_done.wait(), 2)
+        except TimeoutError:
+            pass
+        self._close_master()
+        self.child = None
+        return -status if status < 0 else status
+
+    def _start_reading(self) -> None:
+        if self.master >= 0 and not self.reading and not self.output_done.is_set():
+            asyncio.get_running_loop().add_reader(self.master, self._readable)
+            self.reading = True
+
+    def _stop_reading(self) -> None:
+        if self.reading:
+            asyncio.get_running_loop().remove_reader(self.master)
+            self.reading = False
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self.master, 65536)
+        except BlockingIOError:
+            return
+        except OSError:  # EIO: the client closed its terminal
+            data = b""
+        if not data:
+            self._stop_reading()
+            self.output_done.set()
+            return
+        self.tail = (self.tail + data)[-4096:]
+        if self.chan is not None and not self.closed:
+            self.chan.write(data)
+
+    def _flush_input(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.pending and self.master >= 0:
+            try:
+                written = os.write(self.master, self.pending)
+            except BlockingIOError:
+                loop.add_writer(self.master, self._flush_input)
+                return
+            except OSError:
+                self.pending.clear()
+                break
+            del self.pending[:written]
+        if self.master >= 0:
+            loop.remove_writer(self.master)
+
+    def _close_master(self) -> None:
+        if self.master >= 0:
+            self._stop_reading()
+            asyncio.get_running_loop().remove_writer(self.master)
+            os.close(self.master)
+            self.master = -1
+
+    def _last_words(self) -> str:
+        """What the client printed after leaving the full screen (its reason for stopping), one line."""
+        text = self.tail.decode("utf-8", "ignore").rpartition("\x1b[?1049l")[2]
+        lines = [printable(ANSI_RE.sub("", line)).strip() for line in text.replace("\r", "\n").split("\n")]
+        return " ".join(line for line in lines if line)[-300:]
+
+    def hang_up(self) -> None:
+        """End the session's client: close its terminal (SIGHUP), and SIGKILL it if it lingers."""
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.door.sessions.discard(self)
+        self._close_master()
+        child = self.child
+        if child is not None and child.returncode is None:
+            _signal_group(child.pid, signal.SIGHUP)
+            asyncio.get_running_loop().call_later(3.0, _kill_if_alive, child)
+
+    async def gone(self) -> None:
+        """Wait until the client process (if any) has exited."""
+        await self._gone.wait()
+
+
+def _signal_group(pid: int, sig: int) -> None:
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _kill_if_alive(child: asyncio.subprocess.Process) -> None:
+    if child.returncode is None:
+        log.warning("ssh: client pid %d ignored the hang-up: killed", child.pid)
+        _signal_group(child.pid, signal.SIGKILL)
+
+
+def banner(door: SshDoor, address: str) -> list[str]:
+    """What the host prints at start-up: where guests connect, and the key they should see."""
+    return [
+        f"ssh door on port {door.port}, host key {door.fingerprint} (ED25519)",
+        f"guests type: ssh -p {door.port} NAME@{address}",
+    ]
+
+
+
+def parse_listen(spec: str, default_host: str) -> tuple[str, int]:
+    """`2222` or `127.0.0.1:2222` (what `--ssh` takes) as (address, port); port 0 picks a free one."""
+    host, sep, port = spec.rpartition(":")
+    try:
+        number = int(port)
+    except ValueError:
+        raise ValueError(f"--ssh {spec!r}: give a port, or ADDRESS:PORT") from None
+    if not 0 <= number <= 65535:
+        raise ValueError(f"--ssh {spec!r}: the port must be in 0..65535")
+    return (host if sep and host else default_host), number
+
+
+def parse_limits(spec: str | None) -> Limits:
+    """`PER_ADDRESS,TOTAL,NAME_SECONDS` (the hidden `--ssh-limits`, for tests); None: the defaults."""
+    if not spec:
+        return Limits()
+    per_address, total, seconds = spec.split(",")
+    return Limits(int(per_address), int(total), float(seconds))
+
+
+async def open_door(spec: str, table: TableInfo, game_host: str, game_port: int, data_dir: Path,
+                    listen_host: str, shown_address: str, limits: str | None = None) -> SshDoor:
+    """Start the door `--ssh SPEC` asks for and print where guests connect (raises ValueError or OSError)."""
+    host, port = parse_listen(spec, listen_host)
+    door = SshDoor(table, game_host, game_port, data_dir, parse_limits(limits))
+    await door.start(host, port)
+    for line in banner(door, shown_address if host in ("0.0.0.0", "") else host):
+        print(line, flush=True)
+    return door

@@ -1,0 +1,396 @@
+"""The browser door: `--web PORT` serves the game client to a browser tab, one client per tab.
+
+Built on textual-serve's `AppService` (one Textual process per WebSocket, spoken to over pipes),
+but not on its `Server`: that one serves a whole static folder with directory listings, a
+download route, and a page that links fonts from a CDN. This door has exactly five routes, each
+a fixed file or the socket, so no request can name a path of the host's disk, and every byte the
+page needs is served from here (a Content-Security-Policy of 'self' makes the browser refuse
+anything else). Each socket starts the same fixed command, `doors.guest` bound to this table;
+nothing a browser sends becomes part of a command line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import re
+import secrets
+import shutil
+import signal
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+log = logging.getLogger("fengsheng.web")
+
+#: Browser guests at once, and from one address (a couple of tabs, a reload racing the old socket).
+MAX_GUESTS = 12
+MAX_PER_ADDRESS = 4
+#: The cookie that tells one browser from another: its seats are remembered under it, so that a
+#: reloaded or reopened tab takes its seat back by typing the same name (as `fengsheng join` does
+#: with its seats file). Only a hash of it ever names a file.
+BROWSER_COOKIE = "fengsheng_browser"
+BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{32}")
+#: Seconds a guest process gets to quit by itself before its process group is killed.
+QUIT_GRACE = 3.0
+
+#: The terminal's font stack: monospaced Latin first, then CJK fonts of every common system, so a
+#: browser without Roboto Mono or a CJK font of its own still shows 风声 (WenQuanYi is Debian's).
+FONT_STACK = ("'Roboto Mono', 'DejaVu Sans Mono', Menlo, Consolas, 'Noto Sans Mono CJK SC', "
+              "'Noto Sans CJK SC', 'WenQuanYi Zen Hei Mono', 'WenQuanYi Zen Hei', 'WenQuanYi Micro Hei Mono', "
+              "'Source Han Sans SC', 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'SimHei', monospace")
+#: What textual-serve's bundle hard-codes (a font no LAN guest has, no CJK fallback).
+STOCK_FONT = "fontFamily:\"'Roboto Mono', Monaco, 'Courier New', monospace\""
+STOCK_TERMINAL = "this.terminal=new v.Terminal("
+
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; font-src 'self'; "
+       "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+PAGE = """<!DOCTYPE html>
+<html lang="zh">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>风声 · {title}</title>
+<link rel="icon" href="data:,">
+<link rel="preload" href="/static/RobotoMono.ttf" as="font" type="font/ttf" crossorigin>
+<link rel="stylesheet" href="/static/xterm.css">
+<link rel="stylesheet" href="/static/door.css">
+<script src="/static/textual.js"></script>
+<script src="/static/door.js"></script>
+</head>
+<body>
+<div class="font-warm">风声 Roboto</div>
+<div id="intro">风声 · {title} …</div>
+<div id="closed" role="alert"><span>连接已断开 · Session ended.</span>
+<button type="button" id="restart">Enter: 重新连接 · reconnect</button></div>
+<div id="terminal" class="textual-terminal" data-font-size="16"></div>
+<noscript>风声 needs JavaScript to draw the game.</noscript>
+</body>
+</html>
+"""
+
+DOOR_CSS = """
+@font-face { font-family: 'Roboto Mono'; src: url('/static/RobotoMono.ttf') format('truetype');
+  font-weight: 100 700; font-display: block; }
+html, body { margin: 0; height: 100%; background: #0c181f; color: #eee; }
+body { font-family: 'Roboto Mono', FONTS; }
+.font-warm { position: absolute; left: -9999px; font-family: 'Roboto Mono'; }
+#terminal { position: absolute; inset: 0; opacity: 0; }
+body.-first-byte #terminal { opacity: 1; }
+#intro { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; font-size: 20px; }
+body.-first-byte #intro { display: none; }
+#closed { display: none; position: absolute; left: 0; right: 0; bottom: 0; z-index: 10; padding: 8px;
+  background: #5e0ba7; text-align: center; }
+body.-closed #closed { display: block; }
+#closed button { margin-left: 16px; font: inherit; }
+""".replace("FONTS", FONT_STACK)
+
+#: Keyboard only: the terminal takes the keys as soon as it exists, and once the session has ended
+#: Enter reconnects (a fresh client with its name prompt).
+DOOR_JS = """
+"use strict";
+(function () {
+  function wsUrl() {
+    return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+  }
+  function focusTerminal() {
+    var terminal = window.fengshengTerminal;
+    if (terminal && !document.body.classList.contains("-closed")) { terminal.focus(); return true; }
+    return false;
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    document.getElementById("terminal").dataset.sessionWebsocketUrl = wsUrl();
+    document.getElementById("restart").addEventListener("click", function () { location.reload(); });
+    new MutationObserver(function () {
+      if (document.body.classList.contains("-closed")) { document.getElementById("restart").focus(); }
+    }).observe(document.body, {attributes: true, attributeFilter: ["class"]});
+  });
+  window.addEventListener("load", function () {
+    var tries = 0;
+    var timer = setInterval(function () { if (focusTerminal() || ++tries > 100) { clearInterval(timer); } }, 50);
+  });
+  window.addEventListener("focus", focusTerminal);
+  document.addEventListener("keydown", function (event) {
+    if (document.body.classList.contains("-closed") && event.key === "Enter") { location.reload(); }
+  });
+})();
+"""
+
+
+def _stock_static() -> Path:
+    import textual_serve
+
+    return Path(textual_serve.__file__).parent / "static"
+
+
+def textual_js() -> bytes:
+    """textual-serve's bundle with our font stack, and its terminal kept as `window.fengshengTerminal`
+    (door.js focuses it; its buffer is what the page shows). Fails loudly if a new version of the
+    bundle no longer reads as expected."""
+    source = (_stock_static() / "js" / "textual.js").read_text("utf-8")
+    if source.count(STOCK_FONT) != 1 or source.count(STOCK_TERMINAL) != 1:
+        raise RuntimeError("textual-serve's textual.js no longer creates its terminal as expected")
+    source = source.replace(STOCK_FONT, "fontFamily:" + json.dumps(FONT_STACK))
+    return source.replace(STOCK_TERMINAL, "this.terminal=window.fengshengTerminal=new v.Terminal(").encode()
+
+
+def guest_command(game_host: str, game_port: int, table: str, ask_password: bool,
+                  lang: str | None) -> list[str]:
+    """The one command every browser tab runs (argv, no shell): the guest client of this table.
+
+    The door adds only `--seats FILE`, a file it names itself."""
+    argv = [sys.executable, "-m", "fengsheng_tui.doors.guest", "--host", game_host, "--port", str(game_port),
+            "--table", table]
+    if ask_password:
+        argv.append("--ask-password")
+    if lang:
+        argv += ["--lang", lang]
+    return argv
+
+
+def lan_urls(port: int, interface: str | None = None) -> list[str]:
+    """The addresses a guest can open, as the zeroconf advert lists them (loopback when alone)."""
+    from net.discovery import lan_ipv4_addresses
+
+    if interface and interface != "0.0.0.0":
+        addresses = [interface]
+    else:
+        addresses = lan_ipv4_addresses() or ["127.0.0.1"]
+    return [f"http://{address}:{port}/" for address in addresses]
+
+
+class WebDoor:
+    """An aiohttp site in the host's event loop; `start()`, then `close()` ends every guest."""
+
+    def __init__(self, game_host: str, game_port: int, *, table: str = "", ask_password: bool = False,
+                 listen: str = "0.0.0.0", port: int = 0, lang: str | None = None,
+                 max_guests: int = MAX_GUESTS, max_per_address: int = MAX_PER_ADDRESS) -> None:
+        self.command = guest_command(game_host, game_port, table, ask_password, lang)
+        self.table = table
+        self.listen = listen
+        self.requested_port = port
+        self.max_guests = max_guests
+        self.max_per_address = max_per_address
+        self.guests: dict[Any, str] = {}  # AppService -> peer address
+        self.port = 0
+        self._runner: Any = None
+        self._files: dict[str, tuple[bytes, str]] = {}
+        #: One seats file per browser (0700 folder, removed on close).
+        self.seats_dir: Path | None = None
+
+    def _load_files(self) -> None:
+        from html import escape
+
+        title = escape(self.table or "fengsheng")
+        self._files = {
+            "/": (PAGE.format(title=title).encode(), "text/html; charset=utf-8"),
+            "/static/textual.js": (textual_js(), "text/javascript; charset=utf-8"),
+            "/static/xterm.css": ((_stock_static() / "css" / "xterm.css").read_bytes(), "text/css; charset=utf-8"),
+            "/static/RobotoMono.ttf": (
+                (_stock_static() / "fonts" / "RobotoMono-VariableFont_wght.ttf").read_bytes(), "font/ttf"),
+            "/static/door.css": (DOOR_CSS.encode(), "text/css; charset=utf-8"),
+            "/static/door.js": (DOOR_JS.encode(), "text/javascript; charset=utf-8"),
+        }
+
+    async def start(self) -> None:
+        from aiohttp import web
+
+        self._load_files()
+        self.seats_dir = Path(tempfile.mkdtemp(prefix="fengsheng-web-"))
+        app = web.Application(client_max_size=4096)
+        for path in self._files:
+            app.router.add_get(path, self._file)
+        app.router.add_get("/ws", self._socket)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.listen, self.requested_port)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    async def close(self) -> None:
+        await asyncio.gather(*(guest.end() for guest in list(self.guests)), return_exceptions=True)
+        if self._runner is not None:
+            await self._runner.cleanup()
+        if self.seats_dir is not None:
+            shutil.rmtree(self.seats_dir, ignore_errors=True)
+
+    def urls(self) -> list[str]:
+        return lan_urls(self.port, self.listen)
+
+    async def _file(self, request: Any) -> Any:
+        from aiohttp import web
+
+        body, content_type = self._files[request.path]
+        response = web.Response(body=body, headers={**HEADERS, "Content-Type": content_type})
+        if request.path == "/" and not BROWSER_ID.fullmatch(request.cookies.get(BROWSER_COOKIE, "")):
+            response.set_cookie(BROWSER_COOKIE, secrets.token_urlsafe(24), max_age=12 * 3600, httponly=True,
+                                samesite="Strict", path="/")
+        return response
+
+    def seats_file(self, request: Any) -> Path | None:
+        """Where this browser's seat tokens are kept (None without a well-formed cookie)."""
+        browser = request.cookies.get(BROWSER_COOKIE, "")
+        if self.seats_dir is None or not BROWSER_ID.fullmatch(browser):
+            return None
+        return self.seats_dir / (hashlib.sha256(browser.encode()).hexdigest()[:32] + ".json")
+
+    def _refusal(self, request: Any) -> str | None:
+        """Why this socket gets no client: a page of another site, or the guest limits."""
+        origin = request.headers.get("Origin")
+        if origin is not None and urlsplit(origin).netloc != request.host:
+            return "forbidden: this door only serves its own page"
+        peer = request.remote or "?"
+        if sum(1 for address in self.guests.values() if address == peer) >= self.max_per_address:
+            return f"at most {self.max_per_address} browser sessions from one address"
+        if len(self.guests) >= self.max_guests:
+            return f"the table's browser door is full ({self.max_guests} guests): try again later"
+        return None
+
+    async def _socket(self, request: Any) -> Any:
+        from aiohttp import web
+
+        refusal = self._refusal(request)
+        if refusal is not None and refusal.startswith("forbidden"):
+            log.warning("web door: refused a socket from %s (origin %s)", request.remote,
+                        request.headers.get("Origin"))
+            raise web.HTTPForbidden(text=refusal)
+        socket = web.WebSocketResponse(heartbeat=15, max_msg_size=64 * 1024)
+        await socket.prepare(request)
+        if refusal is not None:
+            log.info("web door: refused %s: %s", request.remote, refusal)
+            await socket.send_bytes(f"\r\n  {refusal}\r\n".encode())
+            await socket.close()
+            return socket
+        width = _clamp(request.query.get("width"), 80, 20, 400)
+        height = _clamp(request.query.get("height"), 24, 10, 200)
+        seats = self.seats_file(request)
+        guest = _Guest(self.command + (["--seats", str(seats)] if seats else []), socket)
+        self.guests[guest] = request.remote or "?"
+        log.info("web door: guest from %s (%d now)", request.remote, len(self.guests))
+        try:
+            await guest.start(width, height)
+            await guest.relay(socket)
+        except Exception:
+            log.exception("web door: guest from %s failed", request.remote)
+        finally:
+            await guest.end()
+            del self.guests[guest]
+            log.info("web door: guest from %s left (%d now)", request.remote, len(self.guests))
+        return socket
+
+
+def _clamp(value: str | None, default: int, low: int, high: int) -> int:
+    try:
+        return max(low, min(high, int(value or default)))
+    except ValueError:
+        return default
+
+
+def _make_guest_class() -> type:
+    from textual_serve.app_service import AppService
+    from textual_serve.download_manager import DownloadManager
+
+    class Guest(AppService):
+        """One tab's client process: argv without a shell, in its own process group (killed whole)."""
+
+        def __init__(self, argv: list[str], socket: Any) -> None:
+            super().__init__(" ".join(argv), write_bytes=socket.send_bytes, write_str=self._no_text,
+                             close=socket.close, download_manager=DownloadManager())
+            self.argv = argv
+
+        async def _no_text(self, text: str) -> None:
+            """open_url and file deliveries are never passed on: the game has no use for them."""
+
+        async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+            env = self._build_environment(width=width, height=height)
+            self._process = process = await asyncio.create_subprocess_exec(
+                *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE, env=env, start_new_session=True, cwd=os.path.expanduser("~"),
+            )
+            self._stdin = process.stdin
+            return process
+
+        async def relay(self, socket: Any) -> None:
+            """Keys and size from the browser to the client; only the messages textual-serve knows."""
+            from aiohttp import WSMsgType
+
+            async for message in socket:
+                if message.type != WSMsgType.TEXT:
+                    continue
+                try:
+                    envelope = message.json()
+                except ValueError:
+                    continue
+                if not isinstance(envelope, list) or not envelope:
+                    continue
+                kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+                if kind == "stdin" and isinstance(data, str):
+                    await self.send_bytes(data.encode("utf-8"))
+                elif kind == "resize" and isinstance(data, dict):
+                    await self.set_terminal_size(_clamp(str(data.get("width")), 80, 20, 400),
+                                                 _clamp(str(data.get("height")), 24, 10, 200))
+                elif kind == "ping":
+                    await socket.send_json(["pong", str(data)[:64]])
+                elif kind == "focus":
+                    await self.focus()
+                elif kind == "blur":
+                    await self.blur()
+
+        async def end(self) -> None:
+            """Ask the client to quit; after QUIT_GRACE seconds kill its whole process group."""
+            process = self._process
+            if process is None:
+                return
+            if process.returncode is None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self.send_meta({"type": "quit"}), 1)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(process.wait(), QUIT_GRACE)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            with contextlib.suppress(Exception):
+                await process.wait()
+            task, self._task = self._task, None
+            if task is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(task, 1)
+
+    return Guest
+
+
+_guest_class: type | None = None
+
+
+def _Guest(argv: list[str], socket: Any) -> Any:  # noqa: N802 - a class made on first use (lazy imports)
+    global _guest_class
+    if _guest_class is None:
+        _guest_class = _make_guest_class()
+    return _guest_class(argv, socket)
+
+
+async def open_door(port: int, game_port: int, *, table: Any, interface: str | None = None,
+                    lang: str | None = None, out: Any = None) -> WebDoor:
+    """Start the browser door of `table` (served on `game_port`) and print the URLs to open.
+
+    Raises OSError when the port cannot be listened on. `out` is where the URLs go (stdout)."""
+    game_host = interface if interface and interface != "0.0.0.0" else "127.0.0.1"
+    door = WebDoor(game_host, game_port, table=table.name, ask_password=bool(table.password),
+                   listen=interface or "0.0.0.0", port=port, lang=lang)
+    await door.start()
+    print("guests with a browser open:", *door.urls(), file=out or sys.stdout, flush=True)
+    return door

@@ -1,0 +1,202 @@
+"""The browser door serves the game and nothing else: fixed files, one socket, limits, no commands.
+
+Raw HTTP over TCP (so no client tidies a path before it is sent) against a real `fengsheng host
+--web`, and real WebSocket clients from several loopback addresses against a `WebDoor`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from fengsheng_tui.doors.web import CSP, WebDoor
+
+from .conftest import Host
+
+FILES = ["/", "/static/textual.js", "/static/xterm.css", "/static/RobotoMono.ttf", "/static/door.css",
+         "/static/door.js"]
+#: Every way to ask for another file, a listing or textual-serve's other routes.
+OTHER_PATHS = [
+    "/etc/passwd", "/../../../../etc/passwd", "/static/../../../../etc/passwd",
+    "/static/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/static/..%2f..%2f..%2f..%2fetc%2fpasswd",
+    "/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "//etc/passwd", "/static//etc/passwd", "/static/", "/static",
+    "/static/js/textual.js", "/static/fonts/", "/static/textual.js/../../server.py", "/download/x",
+    "/ws/../static/../../etc/passwd", "/static/door.js%00.png", "/.git/config", "/pyproject.toml",
+    "/static/..\\..\\..\\etc\\passwd", "/?file=/etc/passwd&x=../../etc/passwd",
+]
+
+
+def raw_get(port: int, path: str, method: str = "GET") -> tuple[int, bytes]:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    status = int(data.split(b" ", 2)[1])
+    return status, data.partition(b"\r\n\r\n")[2]
+
+
+def test_serves_its_own_files_and_nothing_from_elsewhere(web_host: Host) -> None:
+    for path in FILES:
+        status, body = raw_get(web_host.web_port, path)
+        assert status == 200, path
+        if path.endswith(".css"):
+            # Styles load nothing but this door's own files (what scripts load, the Chromium test sees).
+            text = body.decode()
+            assert "@import" not in text, path
+            for target in re.findall(r"url\(\s*['\"]?([^'\")]+)", text):
+                assert target.startswith(("/static/", "data:")), (path, target)
+    page = raw_get(web_host.web_port, "/")[1].decode()
+    assert "googleapis" not in page and "风声" in page
+    for src in re.findall(r'(?:href|src)="([^"]+)"', page):
+        assert src.startswith("/static/") or src.startswith("data:"), src
+
+
+def test_headers_forbid_loading_from_elsewhere(web_host: Host) -> None:
+    with socket.create_connection(("127.0.0.1", web_host.web_port), timeout=10) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        head = sock.recv(65536).partition(b"\r\n\r\n")[0].decode()
+    assert f"Content-Security-Policy: {CSP}" in head
+    assert "default-src 'none'" in CSP and "connect-src 'self'" in CSP
+
+
+def test_no_other_path_of_the_disk(web_host: Host) -> None:
+    page = raw_get(web_host.web_port, "/")[1]
+    for path in OTHER_PATHS:
+        status, body = raw_get(web_host.web_port, path)
+        assert status in (400, 404) or (status == 200 and body == page), (path, status, body[:200])
+        assert b"root:" not in body and b"[project]" not in body and b"import " not in body, path
+    for method in ("POST", "PUT", "DELETE"):
+        assert raw_get(web_host.web_port, "/", method)[0] == 405
+
+
+def test_a_page_of_another_site_gets_no_client(web_host: Host) -> None:
+    async def go() -> int:
+        async with aiohttp.ClientSession() as http:
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await http.ws_connect(f"ws://127.0.0.1:{web_host.web_port}/ws",
+                                      headers={"Origin": "http://evil.example"})
+            return refused.value.status
+
+    assert asyncio.run(go()) == 403
+    assert not web_host.guest_pids()
+
+
+async def first_bytes(ws: aiohttp.ClientWebSocketResponse, timeout: float = 15.0) -> bytes:
+    """What the terminal shows first: the guest's screen, or the door's one-line refusal."""
+    data = b""
+    async with asyncio.timeout(timeout):
+        async for message in ws:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                data += message.data
+                if len(data) > 200 or b"\r\n  " in data[:4]:
+                    return data
+    return data
+
+
+class Guests:
+    """WebSocket clients bound to chosen loopback source addresses."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.sessions: list[aiohttp.ClientSession] = []
+
+    async def open(self, source: str) -> aiohttp.ClientWebSocketResponse:
+        http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(source, 0)))
+        self.sessions.append(http)
+        return await http.ws_connect(f"ws://127.0.0.1:{self.port}/ws?width=80&height=24")
+
+    async def close(self) -> None:
+        for http in self.sessions:
+            await http.close()
+
+
+async def test_guest_limits_per_address_and_in_all() -> None:
+    door = WebDoor("127.0.0.1", 9, table="limits", listen="127.0.0.1", max_guests=3, max_per_address=2)
+    await door.start()
+    guests = Guests(door.port)
+    try:
+        a1, a2, b1 = [await guests.open(ip) for ip in ("127.0.0.1", "127.0.0.1", "127.0.0.2")]
+        for ws in (a1, a2, b1):
+            assert "你的名字".encode() in await first_bytes(ws)
+        a3 = await guests.open("127.0.0.1")
+        assert b"at most 2 browser sessions from one address" in await first_bytes(a3)
+        c1 = await guests.open("127.0.0.3")
+        assert b"browser door is full (3 guests)" in await first_bytes(c1)
+        assert len(door.guests) == 3
+        await a1.close()
+        for _ in range(100):
+            if len(door.guests) == 2:
+                break
+            await asyncio.sleep(0.05)
+        c2 = await guests.open("127.0.0.3")
+        assert "你的名字".encode() in await first_bytes(c2)
+    finally:
+        await guests.close()
+        await door.close()
+    assert not door.guests
+
+
+async def test_nothing_sent_becomes_a_command(tmp_path: Path) -> None:
+    """The table name and every socket message are data: no shell ever sees them."""
+    trap = tmp_path / "pwned"
+    name = f"$(touch {trap}) `touch {trap}`; touch {trap} | touch {trap}"
+    door = WebDoor("127.0.0.1", 9, table=name, listen="127.0.0.1")
+    await door.start()
+    guests = Guests(door.port)
+    try:
+        ws = await guests.open("127.0.0.1")
+        await first_bytes(ws)
+        for junk in ("not json", "{}", "[]", '["exec", "touch ' + str(trap) + '"]', '["stdin", 5]',
+                     '["resize", {"width": "$(id)", "height": -1}]', '["resize", "x"]', '["ping", {"a": 1}]',
+                     '["open_url", {"url": "http://evil.example"}]', '["quit"]'):
+            await ws.send_str(junk)
+        await ws.send_bytes(b"\x00binary")
+        await asyncio.sleep(1.0)
+        assert len(door.guests) == 1  # junk is ignored: the guest's client is still at its prompt
+        await ws.send_str('["stdin", "\\u001b"]')  # Esc at the name prompt: the guest leaves
+        for _ in range(100):
+            if not door.guests:
+                break
+            await asyncio.sleep(0.05)
+        assert not door.guests
+    finally:
+        await guests.close()
+        await door.close()
+    assert not trap.exists()
+
+
+async def test_the_browser_cookie_never_names_a_path() -> None:
+    door = WebDoor("127.0.0.1", 9, table="cookies", listen="127.0.0.1")
+    await door.start()
+    try:
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{door.port}/") as page:
+                cookie = page.headers["Set-Cookie"]
+            assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+            name, _, browser = cookie.partition(";")[0].partition("=")
+            assert name == "fengsheng_browser"
+            for value, named in ((browser, True), ("../../../../etc/passwd", False), ("x" * 31 + "/", False)):
+                ws = await http.ws_connect(f"ws://127.0.0.1:{door.port}/ws",
+                                           headers={"Cookie": f"fengsheng_browser={value}"})
+                await first_bytes(ws)
+                (argv,) = [guest.argv for guest in door.guests]
+                if named:
+                    seats = Path(argv[argv.index("--seats") + 1])
+                    assert seats.parent == door.seats_dir and re.fullmatch(r"[0-9a-f]{32}\.json", seats.name)
+                    assert browser not in str(seats)
+                else:
+                    assert "--seats" not in argv
+                await ws.close()
+                for _ in range(100):
+                    if not door.guests:
+                        break
+                    await asyncio.sleep(0.05)
+    finally:
+        await door.close()
+    assert door.seats_dir is not None and not door.seats_dir.exists()
