@@ -115,7 +115,6 @@ class TableScreen(FsScreen):
         if small:
             self.query_one("#too-small", Static).update(Text(words("too_small", w=width, h=height)))
         self.query_one(Banner).show(state, words, app.connection_lost)
-        self.ring_for(len(state.seats), state.seat)
         self.ring_bell()
         self.schedule_auto_pass()
         self.refresh_choice()
@@ -222,14 +221,6 @@ class TableScreen(FsScreen):
         if self.fs_app.auto_pass and prompt is not None and prompt.get("id") == prompt_id:
             self._submit(self.chooser.pass_(), keyed=False)
 
-    def ring_for(self, n: int, seat: int | None) -> None:
-        """A new ring when the number of seats or our place changed (a new game, a renumbering)."""
-        anchor = seat if seat is not None and 0 <= seat < n else 0
-        ring = self.query(Ring).last()
-        if (ring.n, ring.bottom) != (n, anchor):
-            self.mount(Ring(n, anchor), after=ring)
-            ring.remove()
-
     def ring_bell(self) -> None:
         """The terminal bell for a new prompt of ours, when the player asked for it in Settings."""
         prompt = self.fs_app.state.prompt
@@ -244,19 +235,13 @@ class TableScreen(FsScreen):
         prompt line never drops off the screen: frames and gaps go first, then stack entries."""
         app = self.fs_app
         fixed = 2 + self.heights.get("hand", 3) + self.heights.get("prompt", 1) + 1
-        room = app.size.height - fixed - LOG_MIN
-        rings = self.query(Ring)
-        if not rings:
-            return
-        ring = rings.last()
-        if ring.n and not ring.is_mounted:
-            return
-        ring.show(app.state, app.words, app.mono, app.state.notes, room, app.size.width >= WIDE)
-
-    def ring_mounted(self) -> None:
-        """A new ring's boxes exist: draw it, and the footer again (the mount may have run after it)."""
-        self.fit_ring()
-        self.refresh_bindings()
+        # The log keeps three lines of its own; the last two go only to keep a seat whole.
+        room = app.size.height - fixed - LOG_MIN - 2
+        ring = self.query_one(Ring)
+        ring.show(app.state, app.words, app.mono, app.state.notes, room, app.size.width >= WIDE, most=room + 2)
+        hand = self.query_one(HandPanel)
+        if ring.merged or hand.own_seat:
+            hand.retitle(app.state, app.words, app.mono, ring.merged)
 
     def fix_height(self, widget: Widget, height: int) -> None:
         """Set a panel's height; the screen re-lays out only when it changed."""

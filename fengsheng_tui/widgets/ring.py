@@ -41,59 +41,94 @@ BOXED_ROWS = 5
 PATH_ROWS = 3
 
 
+#: Seat places on the ring: at most four along the top and two on each side (nine seats).
+TOP_SLOTS = 4
+SIDE_SLOTS = 2
+
+
 class Ring(Widget):
-    """`Ring(n, anchor)`: built for a number of seats and our place; the table builds a new one
-    when either changes. Seat boxes have ids `seat-<index>`."""
+    """The ring has a place for every seat of the largest table, built once: `show` puts each seat
+    in its place for the number of seats and our own (a new game, a renumbering) and hides the
+    places nobody takes. The box showing seat `i` has the class `seat-i`."""
 
     #: The most lines a seat box took at the last `show` (three unless a name wraps).
     seat_lines = SEAT_ROWS
+    #: Our seat's box gave way (a very short screen): the hand panel's title carries its facts.
+    merged = False
 
-    def __init__(self, n: int = 0, anchor: int = 0, **kw: Any) -> None:
+    def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.n = n
-        self.bottom = anchor
-        self.on_right, self.on_top, self.on_left = placement(n, anchor) if n else ([], [], [])
+        self.n = 0
+        self.bottom = 0
+        self.on_right: list[int] = []
+        self.on_top: list[int] = []
+        self.on_left: list[int] = []
+        #: seat index -> the box showing it.
+        self.boxes: dict[int, SeatBox] = {}
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="ring-top"):
-            for seat in reversed(self.on_top):
-                yield SeatBox(id=f"seat-{seat}")
+            for j in reversed(range(TOP_SLOTS)):  # the first seat along the top is the rightmost
+                yield SeatBox(id=f"slot-t{j}")
         with Horizontal(classes="ring-middle"):
-            if self.on_left or self.on_right:
-                with Vertical(classes="ring-side ring-left"):
-                    for seat in self.on_left:
-                        yield SeatBox(id=f"seat-{seat}")
+            with Vertical(classes="ring-side ring-left"):
+                for j in range(SIDE_SLOTS):
+                    yield SeatBox(id=f"slot-l{j}")
             with Vertical(classes="ring-center"):
                 with Container(classes="ring-message"):
                     yield MessagePath(id="path")
                     yield StackView(id="stack")
-                if self.n:
-                    yield SeatBox(id=f"seat-{self.bottom}", classes="-bottom")
-            if self.on_left or self.on_right:
-                with Vertical(classes="ring-side ring-right"):
-                    for seat in reversed(self.on_right):
-                        yield SeatBox(id=f"seat-{seat}")
+                yield SeatBox(id="slot-b", classes="-bottom")
+            with Vertical(classes="ring-side ring-right"):
+                for j in reversed(range(SIDE_SLOTS)):  # the first seat on the right is the lowest
+                    yield SeatBox(id=f"slot-r{j}")
 
-    def on_mount(self) -> None:
-        """A ring built for new seats draws itself as soon as its boxes exist."""
-        fit = getattr(self.screen, "ring_mounted", None)
-        if fit is not None:
-            fit()
+    def place(self, n: int, seat: int | None) -> None:
+        """Put the seats in their places: us (or seat 0 for a spectator) at the bottom."""
+        bottom = seat if seat is not None and 0 <= seat < n else 0
+        if (n, bottom) == (self.n, self.bottom) and self.boxes:
+            return
+        self.n, self.bottom = n, bottom
+        self.on_right, self.on_top, self.on_left = placement(n, bottom) if n else ([], [], [])
+        wanted = {f"slot-r{j}": s for j, s in enumerate(self.on_right)}
+        wanted |= {f"slot-t{j}": s for j, s in enumerate(self.on_top)}
+        wanted |= {f"slot-l{j}": s for j, s in enumerate(self.on_left)}
+        if n:
+            wanted["slot-b"] = bottom
+        self.boxes = {}
+        for box in self.query(SeatBox):
+            for name in [c for c in box.classes if c.startswith("seat-")]:
+                box.remove_class(name)
+            index = wanted.get(box.id or "")
+            box.display = index is not None
+            box.forget()
+            if index is not None:
+                box.add_class(f"seat-{index}")
+                self.boxes[index] = box
+        sides = bool(self.on_left or self.on_right)
+        for column in self.query(".ring-side"):
+            column.display = sides
+        self.query_one(".ring-top").display = bool(self.on_top)
 
-    def rows_needed(self, boxed: bool, gap: bool, stack_lines: int, wide: bool, path_lines: int = PATH_ROWS) -> int:
-        """Screen rows this ring takes in a mode (seats as their usual three or five lines)."""
+    def rows_needed(self, boxed: bool, gap: bool, stack_lines: int, wide: bool, path_lines: int = PATH_ROWS,
+                    tight: bool = False, with_me: bool = True) -> int:
+        """Screen rows this ring takes in a mode (seats as their usual three or five lines; `tight`:
+        no blank line between the seats of a side)."""
         seat = self.seat_lines + (BOXED_ROWS - SEAT_ROWS if boxed else 0)
         side = max(len(self.on_left), len(self.on_right))
-        side_rows = side * seat + (max(0, side - 1) if not boxed else 0)
+        side_rows = side * seat + (max(0, side - 1) if not boxed and not tight else 0)
         message = max(path_lines, stack_lines) if wide else path_lines + stack_lines
-        center = message + (seat if self.n else 0)
+        center = message + (seat if self.n and with_me else 0)
         return (seat + int(gap) if self.on_top else 0) + max(side_rows, center)
 
     def show(self, state: ClientState, words: Words, mono: bool, notes: dict[int, str], room: int,
-             wide: bool) -> None:
-        """Draw every seat and the message; choose frames and gaps from the `room` (rows) given."""
+             wide: bool, most: int | None = None) -> None:
+        """Draw every seat and the message; choose frames and gaps from the `room` (rows) given.
+        When even the tightest ring needs more, it takes up to `most` rows (the log gives them up):
+        a seat is never cut."""
         view = state.view or {}
         seats = state.seats
+        self.place(len(seats), state.seat)
         characters = any(s.get("character") for s in seats)
         countdowns = state.countdowns()
         m = view.get("message") if isinstance(view.get("message"), dict) else None
@@ -108,21 +143,29 @@ class Ring(Widget):
             index = seat.get("index")
             if not isinstance(index, int):
                 continue
-            try:
-                box = self.query_one(f"#seat-{index}", SeatBox)
-            except Exception:  # noqa: BLE001 - a seat the ring was not built for: the next ring has it
+            box = self.boxes.get(index)
+            if box is None:
                 continue
             box.show(seat, words, me=state.seat, seats=seats, current=view.get("current"),
                      over=bool(view.get("over")), countdown=countdowns.get(index, False) if index in countdowns
                      else False, note=notes.get(index), holder=m is not None and m.get("position") == index,
                      sender=m is not None and m.get("sender") == index, characters=characters, mono=mono)
-        self.seat_lines = max([SEAT_ROWS, *(b.lines for b in self.query(SeatBox))])
+        self.seat_lines = max([SEAT_ROWS, *(b.lines for b in self.boxes.values())])
         boxed = self.rows_needed(True, False, stack_lines, wide, lines) <= room
         gap = not boxed and self.rows_needed(False, True, stack_lines, wide, lines) <= room
+        tight = not boxed and not gap and self.rows_needed(False, False, stack_lines, wide, lines) > room
+        # Tighter still, our own seat moves into the hand panel's title (it sits right below).
+        self.merged = tight and self.rows_needed(False, False, 1, wide, lines, tight=True) > room
+        if tight:
+            need = self.rows_needed(False, False, 1, wide, lines, tight=True, with_me=not self.merged)
+            room = max(room, min(most or room, need))
+        if self.n and self.bottom in self.boxes:
+            self.boxes[self.bottom].display = not self.merged
         self.styles.max_height = max(3, room)
         self.set_class(boxed, "-boxed")
         self.set_class(gap, "-gap")
+        self.set_class(tight, "-tight")
         self.set_class(wide, "-wide")
         # The stack gets the rows the rest of the ring leaves (its newest entries first).
-        others = self.rows_needed(boxed, gap, 0, wide, 0)
+        others = self.rows_needed(boxed, gap, 0, wide, 0, tight=tight, with_me=not self.merged)
         self.query_one(StackView).show(state, words, mono, max_lines=max(1, room - others - (0 if wide else lines)))

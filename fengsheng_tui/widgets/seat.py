@@ -63,6 +63,10 @@ class SeatBox(Static):
     here), -your-move (our prompt is open), -out (dead or lost), -skipped."""
 
     _shown: object = None
+
+    def forget(self) -> None:
+        """The box shows another seat now: draw it afresh at the next `show`."""
+        self._shown = None
     #: Lines the last `show` drew (a long name or character wraps): the ring plans its rows from it.
     lines = 3
 

@@ -56,6 +56,8 @@ def seat_row(screen: str, name: str) -> str:
 
     lines = screen.splitlines()
     for i, line in enumerate(lines):
+        if i < 2:
+            continue  # the status line and the banner name players too
         match = re.search(rf"(▶ )?(✉ )?{name}(?![(\w])", line)
         if match:
             start = cell_len(line[: match.start()])

@@ -25,7 +25,7 @@ def cells(line: str, start: int, end: int) -> str:
 
 
 def widget_text(app: App[Any], selector: str) -> str:
-    """What one widget shows (a seat box on the ring: `#seat-2`), its lines joined by spaces."""
+    """What one widget shows (a seat box on the ring: `.seat-2`), its lines joined by spaces."""
     widget = app.screen.query_one(selector)
     region = widget.region
     lines = screen_text(app).splitlines()[region.y: region.bottom]

@@ -238,7 +238,7 @@ async def test_a_dead_you_row_shows_your_identity() -> None:
     app = app_for([welcome(0), update(game, 0)])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        row = widget_text(app, "#seat-0")
+        row = widget_text(app, ".seat-0")
         assert "(you)" in row and "dead" in row
         assert Words("en").identity(game.state.seats[0].identity) in row
 

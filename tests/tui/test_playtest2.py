@@ -36,7 +36,7 @@ from .test_playtest import app_for
 
 def seat_rows(app: FengshengApp) -> list[str]:
     """What each seat's box on the ring shows, by seat index (one string per seat)."""
-    return [widget_text(app, f"#seat-{i}") for i in range(len(app.state.seats))]
+    return [widget_text(app, f".seat-{i}") for i in range(len(app.state.seats))]
 
 
 # ------------------------------------------------------------------ 1. the seat rows at 80 columns

@@ -16,6 +16,7 @@ from fengsheng_tui.app import FengshengApp
 from fengsheng_tui.i18n import QUICK_CHAT, Words
 from fengsheng_tui.preferences import load_preferences
 from fengsheng_tui.screens.notes import NotesScreen
+from fengsheng_tui.widgets.hand import HandPanel
 from fengsheng_tui.widgets.message_path import MessagePath
 from fengsheng_tui.widgets.ring import Ring, placement, sides
 from fengsheng_tui.widgets.seat import SeatBox
@@ -78,22 +79,32 @@ async def test_seats_sit_as_people_sit_and_show_everything_a_player_needs(size: 
         await settle(pilot)
         lines = screen_text(app).splitlines()
         assert len(lines) == size[1] and "q" in lines[-1] and words("quit") in lines[-1]
-        boxes = {i: app.screen.query_one(f"#seat-{i}", SeatBox).region for i in range(players)}
-        me = boxes[0]
+        boxes = {i: app.screen.query_one(f".seat-{i}", SeatBox).region for i in range(players)}
+        ring = app.screen.query_one(Ring)
+        hand = app.screen.query_one(HandPanel)
+        if ring.merged:
+            # A short screen: our seat's facts are in the hand panel's title, right under the ring.
+            me = hand.region
+            title = str(hand.border_title)
+            assert words("cards", n=msg["view"]["seats"][0]["hand_count"]) in title and "R" in title
+        else:
+            me = boxes[0]
         right, top, left = placement(players, 0)
         # We sit at the bottom: below the top row, between the sides, no one lower than our box.
         assert all(me.y > boxes[s].y for s in top) and all(me.bottom + 2 >= b.bottom for b in boxes.values())
         for seat in right:
-            assert boxes[seat].x > me.x
+            assert boxes[seat].right > me.x + me.width // 2
         for a, b in zip(right, right[1:], strict=False):
             assert boxes[b].y < boxes[a].y  # up the right side
         for a, b in zip(top, top[1:], strict=False):
             assert boxes[b].x < boxes[a].x and boxes[b].y == boxes[a].y  # right to left along the top
         for a, b in zip(left, left[1:], strict=False):
-            assert boxes[b].y > boxes[a].y and boxes[a].x < me.x  # down the left side
+            assert boxes[b].y > boxes[a].y and boxes[a].x < me.x + me.width // 2  # down the left side
         waiting = {w["seat"] for w in msg["view"]["waiting"]}
         for seat in msg["view"]["seats"]:
-            text = widget_text(app, f"#seat-{seat['index']}")
+            if seat["index"] == 0 and ring.merged:
+                continue
+            text = widget_text(app, f".seat-{seat['index']}")
             assert words.seat_name(msg["view"]["seats"], seat["index"], 0) in text
             assert words("cards", n=seat["hand_count"]) in text
             counts = " ".join(f"{words.colour(c)}{seat['counts'].get(c, 0)}" for c in ("red", "blue", "black"))
@@ -114,11 +125,11 @@ async def test_dead_lost_offline_and_locked_are_on_the_seat() -> None:
     app = app_for([welcome(0), msg])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert "✗dead" in widget_text(app, "#seat-0")
-        assert "offline" in widget_text(app, "#seat-1")
-        assert "[L]" in widget_text(app, "#seat-2")
-        assert "✗lost" in widget_text(app, "#seat-3")
-        assert app.screen.query_one("#seat-3", SeatBox).has_class("-out")
+        assert "✗dead" in widget_text(app, ".seat-0")
+        assert "offline" in widget_text(app, ".seat-1")
+        assert "[L]" in widget_text(app, ".seat-2")
+        assert "✗lost" in widget_text(app, ".seat-3")
+        assert app.screen.query_one(".seat-3", SeatBox).has_class("-out")
 
 
 async def test_the_message_is_drawn_on_the_ring_with_its_route() -> None:
@@ -135,14 +146,14 @@ async def test_the_message_is_drawn_on_the_ring_with_its_route() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         seats = msg["view"]["seats"]
-        holder = app.screen.query_one(f"#seat-{m['position']}", SeatBox)
-        assert holder.has_class("-holder") and "✉" in widget_text(app, f"#seat-{m['position']}")
+        holder = app.screen.query_one(f".seat-{m['position']}", SeatBox)
+        assert holder.has_class("-holder") and "✉" in widget_text(app, f".seat-{m['position']}")
         path = widget_text(app, "MessagePath")
         assert words("sent_by", sender=words.seat_name(seats, m["sender"], 0)) in path
         way = "direction_right" if m["direction"] == 1 else "direction_left"
         assert words(way) in path
         assert "✉" + words.seat_name(seats, m["position"], 0) in path
-        assert "[S]" in widget_text(app, f"#seat-{skipped}")
+        assert "[S]" in widget_text(app, f".seat-{skipped}")
         group: Any = app.screen.query_one(MessagePath).content
         name = words.seat_name(seats, skipped, 0)
         struck = [line.plain[span.start:span.end] for line in group.renderables
@@ -198,9 +209,9 @@ async def test_identity_notes_show_on_the_ring_stay_local_and_go_with_the_game()
         await pilot.press("escape")
         await pilot.pause()
         assert app.state.notes == {2: "red", 1: "blue"}
-        assert words("note_red") in widget_text(app, "#seat-2")
-        assert words("note_blue") in widget_text(app, "#seat-1")
-        assert words("note_unknown") not in widget_text(app, "#seat-3")
+        assert words("note_red") in widget_text(app, ".seat-2")
+        assert words("note_blue") in widget_text(app, ".seat-1")
+        assert words("note_unknown") not in widget_text(app, ".seat-3")
         assert not any(kind == "chat" or "red" in repr(args) for kind, args in session.sent)
         # The next game (its first event, after this one ended) starts with no notes.
         app.state._game_ended = True
@@ -208,7 +219,7 @@ async def test_identity_notes_show_on_the_ring_stay_local_and_go_with_the_game()
                             "events": [{"seq": 0, "kind": "first_player", "seat": 1}]})
         await pilot.pause()
         assert app.state.notes == {}
-        assert words("note_red") not in widget_text(app, "#seat-2")
+        assert words("note_red") not in widget_text(app, ".seat-2")
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
