@@ -66,6 +66,8 @@ class TableScreen(FsScreen):
         self.keyed_for: object = None
         #: A prompt left without our key: the next one to appear is guarded.
         self.missed = False
+        #: (prompt id, rows the ring had for it): see fit_ring.
+        self.ring_room: tuple[object, int] = (None, 0)
         #: The prompt the terminal bell last rang for (Settings `b`).
         self.belled_for: object = None
 
@@ -235,10 +237,17 @@ class TableScreen(FsScreen):
         prompt line never drops off the screen: frames and gaps go first, then stack entries."""
         app = self.fs_app
         fixed = 2 + self.heights.get("hand", 3) + self.heights.get("prompt", 1) + 1
-        # The log keeps three lines of its own; the last two go only to keep a seat whole.
-        room = app.size.height - fixed - LOG_MIN - 2
+        most = app.size.height - fixed - LOG_MIN
+        # The log keeps three lines of its own; the last two go only to keep a seat whole. While
+        # one prompt is open the ring only ever tightens: choosing a card and backing out must not
+        # make it change its shape back and forth under the player's eyes.
+        room = most - 2
+        prompt_id = (app.state.prompt or {}).get("id")
+        if prompt_id is not None and self.ring_room[0] == prompt_id:
+            room = min(room, self.ring_room[1])
+        self.ring_room = (prompt_id, room)
         ring = self.query_one(Ring)
-        ring.show(app.state, app.words, app.mono, app.state.notes, room, app.size.width >= WIDE, most=room + 2)
+        ring.show(app.state, app.words, app.mono, app.state.notes, room, app.size.width >= WIDE, most=most)
         hand = self.query_one(HandPanel)
         if ring.merged or hand.own_seat:
             hand.retitle(app.state, app.words, app.mono, ring.merged)

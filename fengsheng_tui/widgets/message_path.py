@@ -47,13 +47,26 @@ class MessagePath(Static):
     #: Lines the last `show` drew at `width` cells: the ring plans its rows from it.
     lines = 1
 
+    _shown: object = None
+
+    def set_lines(self, lines: int) -> None:
+        """A fixed height from the line count: the layout never measures the text."""
+        if lines != self.lines or self.styles.height is None:
+            self.styles.height = lines
+        self.lines = lines
+
     def show(self, state: ClientState, words: Words, mono: bool = False, width: int = 40) -> None:
+        """Drawn again only when the view, the words or the width changed (a key press redraws nothing here)."""
+        key = (id(state.view), words.lang, mono, width, len(state.seats))
+        if key == self._shown:
+            return
+        self._shown = key
         view = state.view or {}
         seats, me = state.seats, state.seat
         m = view.get("message")
         if not isinstance(m, dict):
-            self.lines = 1
-            self.update(Text(words("no_message"), style="dim"))
+            self.set_lines(1)
+            self.update(Text(words("no_message"), style="dim"), layout=False)
             return
 
         def name(s: object) -> str:
@@ -98,5 +111,5 @@ class MessagePath(Static):
         names = [name(i) for i in range(len(seats))]
         lines = [*keep_names(head, names, max(10, width)), *keep_names(path, names, max(10, width)), face]
         face.overflow = "fold"
-        self.lines = sum(len(line.wrap(measure_console(), max(10, width))) for line in lines)
-        self.update(Group(*lines))
+        self.set_lines(sum(len(line.wrap(measure_console(), max(10, width))) for line in lines))
+        self.update(Group(*lines), layout=False)

@@ -11,6 +11,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Container, Horizontal, Vertical
+from textual.css.scalar import Scalar
 from textual.widget import Widget
 
 from ..client_state import ClientState
@@ -161,11 +162,25 @@ class Ring(Widget):
             room = max(room, min(most or room, need))
         if self.n and self.bottom in self.boxes:
             self.boxes[self.bottom].display = not self.merged
-        self.styles.max_height = max(3, room)
+        if self.styles.max_height != Scalar.from_number(max(3, room)):
+            self.styles.max_height = max(3, room)
+        for box in self.boxes.values():
+            box.fit(BOXED_ROWS - SEAT_ROWS if boxed else 0)
         self.set_class(boxed, "-boxed")
         self.set_class(gap, "-gap")
         self.set_class(tight, "-tight")
         self.set_class(wide, "-wide")
         # The stack gets the rows the rest of the ring leaves (its newest entries first).
         others = self.rows_needed(boxed, gap, 0, wide, 0, tight=tight, with_me=not self.merged)
-        self.query_one(StackView).show(state, words, mono, max_lines=max(1, room - others - (0 if wide else lines)))
+        stack = self.query_one(StackView)
+        stack.show(state, words, mono, max_lines=max(1, room - others - (0 if wide else lines)))
+        # Our seat sits at the bottom of the ring: level with the lowest seats of the sides.
+        if self.n and self.bottom in self.boxes:
+            frame = BOXED_ROWS - SEAT_ROWS if boxed else 0
+            side = max(len(self.on_left), len(self.on_right))
+            side_rows = side * (self.seat_lines + frame) + (max(0, side - 1) if not boxed and not tight else 0)
+            message = max(lines, stack.lines) if wide else lines + stack.lines
+            drop = max(0, side_rows - message - self.boxes[self.bottom].lines - frame)
+            box = self.boxes[self.bottom]
+            if box.styles.margin.top != drop:
+                box.styles.margin = (drop, 0, 0, 0)

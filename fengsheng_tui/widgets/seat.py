@@ -123,4 +123,10 @@ class SeatBox(Static):
         facts.overflow = "fold"
         width = max(8, (self.content_region.width or 18))
         self.lines = 1 + sum(len(t.wrap(measure_console(), width)) for t in (second, facts))
-        self.update(Group(top, second, facts))
+        self.update(Group(top, second, facts), layout=False)
+
+    def fit(self, frame: int) -> None:
+        """A fixed height, its lines and the `frame` rows of a border: no measuring at each layout."""
+        height = self.lines + frame
+        if self.styles.height is None or self.styles.height.value != height:
+            self.styles.height = height

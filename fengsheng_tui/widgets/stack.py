@@ -34,14 +34,26 @@ class StackView(Static):
     #: Lines the last `show` drew (after wrapping at the widget's width).
     lines = 1
 
+    _shown: object = None
+
+    def set_lines(self, lines: int) -> None:
+        """A fixed height from the line count: the layout never measures the text."""
+        if lines != self.lines or self.styles.height is None:
+            self.styles.height = lines
+        self.lines = lines
+
     def show(self, state: ClientState, words: Words, mono: bool = False, max_lines: int | None = None) -> None:
         stack = (state.view or {}).get("stack") or []
         width = max(10, self.content_region.width or 30)
+        key = (id(state.view), words.lang, mono, max_lines, width)
+        if key == self._shown:
+            return
+        self._shown = key
         title = Text(words("stack") + ": ", style="bold")
         if not stack:
             title.append(words("stack_empty"), style="dim")
-            self.lines = 1
-            self.update(title)
+            self.set_lines(1)
+            self.update(title, layout=False)
             return
         entries = [entry_text(i, item, state, words, mono) for i, item in enumerate(stack)]
         heights = [len(e.wrap(measure_console(), width)) for e in entries]
@@ -52,5 +64,5 @@ class StackView(Static):
         hidden = len(entries) - shown
         if hidden:
             title.append(words("more_entries", n=hidden), style="dim")
-        self.lines = 1 + sum(heights[-shown:])
-        self.update(Group(title, *entries[hidden:]))
+        self.set_lines(1 + sum(heights[-shown:]))
+        self.update(Group(title, *entries[hidden:]), layout=False)

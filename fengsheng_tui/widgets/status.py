@@ -11,6 +11,8 @@ from ..safe_text import plain
 
 
 class StatusBar(Static):
+    _shown: Text | None = None
+
     def show(self, state: ClientState, words: Words, layout: bool = True, your_move: bool = False) -> None:
         view = state.view or {}
         text = Text(words("title"), style="bold")
@@ -25,21 +27,26 @@ class StatusBar(Static):
                 text.append(" · " + words("spectator"))
             else:
                 text.append(f" · {words('identity')}: {words.identity(view.get('identity'))}")
-        self.update(text, layout=layout)
+        if text != self._shown:
+            self._shown = text
+            self.update(text, layout=layout)
 
 
 class Banner(Static):
     """One line under the status bar: what just happened (`Bot 2截获了情报`), so a glance after
     looking away tells it; while the connection is down, that instead."""
 
+    _shown: Text | None = None
+
     def show(self, state: ClientState, words: Words, lost: bool) -> None:
         self.set_class(lost, "-lost")
         if lost:
-            self.update(Text(words("lost_conn")))
-            return
-        last = state.last_action(words)
-        text = Text(words("last_action"), style="dim")
-        text.append_text(plain(last or ""))
-        text.no_wrap = True
-        text.overflow = "ellipsis"
-        self.update(text)
+            text = Text(words("lost_conn"))
+        else:
+            text = Text(words("last_action"), style="dim")
+            text.append_text(plain(state.last_action(words) or ""))
+            text.no_wrap = True
+            text.overflow = "ellipsis"
+        if text != self._shown:
+            self._shown = text
+            self.update(text)
