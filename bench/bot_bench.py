@@ -27,6 +27,7 @@ from bots import make_bot  # noqa: E402
 from engine import Game, GameConfig  # noqa: E402
 from engine.selfplay import play  # noqa: E402
 from fengsheng_tui.commands.sim import rate  # noqa: E402
+from fengsheng_tui.progress import progress  # noqa: E402
 
 ARENAS = [
     ("normal vs random", 6, "3v3", "normal", "random", False),
@@ -49,18 +50,20 @@ def run_arena(players: int, identities: str, first: str, second: str, games: int
     wins = {first: 0, second: 0}
     side_wins = dict.fromkeys(SIDES, 0)
     turns = 0
-    for k in range(games):
-        seed = seed0 + k
-        dealt = identities_dealt(config, seed)
-        latent, military = (first, second) if k % 2 == 0 else (second, first)
-        levels = [latent if i == "latent" else military for i in dealt]
-        game = timed_game(config, seed, levels, times)
-        turns += game.state.turn
-        winners = game.state.winners
-        for side in {dealt[w] for w in winners}:
-            side_wins[side] += 1
-        if winners and first != second:
-            wins[levels[winners[0]]] += 1
+    with progress(f"{first} vs {second}", games) as advance:
+        for k in range(games):
+            seed = seed0 + k
+            dealt = identities_dealt(config, seed)
+            latent, military = (first, second) if k % 2 == 0 else (second, first)
+            levels = [latent if i == "latent" else military for i in dealt]
+            game = timed_game(config, seed, levels, times)
+            turns += game.state.turn
+            winners = game.state.winners
+            for side in {dealt[w] for w in winners}:
+                side_wins[side] += 1
+            if winners and first != second:
+                wins[levels[winners[0]]] += 1
+            advance(1)
     present = [side for side in SIDES if side in dealt]
     result: dict[str, object] = {
         "games": games, "mean_turns": round(turns / games, 2),

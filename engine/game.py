@@ -277,12 +277,19 @@ class Game:
         s.decisions += 1
         del prompts[seat]
         start = len(self.events)
-        if opt.verb == "pass" and prompt.kind == RESPONSE and s.asking is None:
-            self._pass(seat)
+        if prompt.kind == RESPONSE and s.asking is None:
+            w = s.window
+            assert w is not None
+            if opt.verb == "pass":
+                w.passed.add(seat)
+            else:
+                w.answers[seat] = opt
             if prompts:
-                # A pass that leaves the window open changes nothing a rule or a secret task reads,
-                # and the others' prompts stand: there is nothing to advance.
+                # An answer is applied only once every asked seat has answered (RULES.md §6.4: in
+                # 顺位, not in arrival order); until then it changes nothing a rule or a secret task
+                # reads, and the others' prompts stand: there is nothing to advance.
                 return []
+            self._settle_window()
         else:
             self._apply(prompt, opt)
         self._advance()
@@ -297,13 +304,7 @@ class Game:
             s.asking = None
             CONTINUATIONS[asking.data["then"]](self, asking, opt)
         elif opt.verb == "skill":
-            characters.use_skill(self, seat, opt, s.window.step if kind == RESPONSE and s.window else OWN_PLAY)
-        elif kind == RESPONSE:
-            if opt.verb == "pass":
-                self._pass(seat)
-            else:
-                assert s.window is not None
-                self._play_card(seat, opt, s.window.step, last_actor=seat)
+            characters.use_skill(self, seat, opt, OWN_PLAY)
         elif kind == P.PLAY_PHASE:
             if opt.verb == "end":
                 self.log("play_phase_ended", seat=seat)
@@ -320,13 +321,22 @@ class Game:
         elif kind == P.CHARACTER_PICK:
             characters.picked(self, seat, opt)
 
-    def _pass(self, seat: int) -> None:
-        """A seat passes in the open window, which closes once every eligible seat has passed."""
+    def _settle_window(self) -> None:
+        """Every asked seat has answered: the first in 顺位 that played is applied (a card onto the
+        stack, a skill used), and the window opens afresh for everyone; with no play it closes."""
         w = self.state.window
         assert w is not None
-        w.passed.add(seat)
-        if w.passed.issuperset(w.eligible):
+        answers = w.answers
+        if not answers:
             self._close_window()
+            return
+        seat = next(x for x in w.eligible if x in answers)
+        opt = answers[seat]
+        answers.clear()
+        if opt.verb == "skill":
+            characters.use_skill(self, seat, opt, w.step)
+        else:
+            self._play_card(seat, opt, w.step, last_actor=seat)
 
     # ----------------------------------------------------------------- the driver loop
 
@@ -407,24 +417,35 @@ class Game:
 
     def _card_options(self, seat: int, moment: str) -> list[Option]:
         """Every card the seat may play now, with its targets. A function's targets depend on the
-        seat and the moment only, so they are asked once per function, not once per card."""
+        seat and the moment only, so they are asked once per function, not once per card.
+
+        In his own play phase the current player answers a card on the stack with any card whose
+        timing allows his own play phase as well (锁定, 试探…: CARDS.md timings, issue 11 item 7)."""
         options: list[Option] = []
         deck = self.deck
         targets_of: dict[str, list[Any] | None] = {}
+        own_play_too = moment == STEP_PLAY and seat == self.state.current
         play_as = characters.play_as_functions(self, seat) if self.state.config.characters else None
         for card_id in self.state.seats[seat].hand:
             function = deck[card_id].function
             if function not in targets_of:
-                targets_of[function] = RULES[function].targets(self, seat, moment)
+                targets_of[function] = self._targets(function, seat, moment, own_play_too)
             for target_seat, target_card in targets_of[function] or ():
                 options.append(P.option("play", card_id, target_seat, target_card))
             if play_as:
                 for as_function in characters.card_functions(self, seat, card_id, play_as):
                     if as_function not in targets_of:
-                        targets_of[as_function] = RULES[as_function].targets(self, seat, moment)
+                        targets_of[as_function] = self._targets(as_function, seat, moment, own_play_too)
                     for target_seat, target_card in targets_of[as_function] or ():
                         options.append(P.option("play", card_id, target_seat, target_card, name=as_function))
         return options
+
+    def _targets(self, function: str, seat: int, moment: str, own_play_too: bool) -> list[Any] | None:
+        rule = RULES[function]
+        found = rule.targets(self, seat, moment)
+        if found is None and own_play_too:
+            found = rule.targets(self, seat, OWN_PLAY)
+        return found
 
     def has_skill(self, seat: int, name: str) -> bool:
         """Whether a seat's character has this skill working now (face-up, or a flip skill)."""
@@ -666,20 +687,37 @@ class Game:
             s.node = w.after
             return
         item = s.stack.pop()
-        if item.card >= 0:
-            (s.removed if item.function == PROBE else s.discard).append(item.card)
-        self.push("after_resolution")
         if item.cancelled:
+            self._used(item)
+            self.push("after_resolution")
             self.log("no_effect", card=self.public_face(item), seat=item.user)
+            return
+        # RULES.md §4: a card goes to the discard pile *after* it resolves; until then it lies on
+        # the table, so that a reshuffle during its effect (真伪莫辨, 权衡) cannot take it back in.
+        if item.card >= 0:
+            s.resolving.append(item)
+        self.push("after_resolution", card=item.card)
+        self.log("resolved", card=self.public_face(item), seat=item.user, target=item.target_seat)
+        # "When X takes effect on you" skills (就计) answer the item once its effect is complete.
+        self.fire("resolved", user=item.user, function=item.function, target=item.target_seat, skill=item.skill)
+        if item.skill is not None and item.function == item.skill:
+            characters.resolve_skill(self, item)
         else:
-            self.log("resolved", card=self.public_face(item), seat=item.user, target=item.target_seat)
-            if item.skill is not None and item.function == item.skill:
-                characters.resolve_skill(self, item)
-            else:
-                RULES[item.function].resolve(self, item)
+            RULES[item.function].resolve(self, item)
 
-    def _after_resolution(self) -> None:
+    def _used(self, item: StackItem) -> None:
+        """A used card leaves the table: a 试探 out of the game face-down, the others (a 试探
+        played as 锁定 too) discarded; a skill has no card."""
+        if item.card >= 0:
+            (self.state.removed if item.function == PROBE else self.state.discard).append(item.card)
+
+    def _after_resolution(self, card: int = -1) -> None:
         s = self.state
+        for item in s.resolving:  # gone if its effect made it something else (调包's message)
+            if item.card == card:
+                s.resolving.remove(item)
+                self._used(item)
+                break
         w = s.window
         if self.over or w is None:
             return
@@ -734,15 +772,16 @@ class Game:
             player.last_black_by = by
         self.log("received" if received else "obtained", seat=seat, card=self.face(card), by=by)
         # RULES.md §8.1/§8.3: death and victory are immediate, so they are checked before the
-        # optional skills that answer the same event (check_end runs first: it is pushed last).
-        # Forced skills (小白's 败露) are part of the event itself and come before the check.
+        # skills that answer the same event (check_end runs first: it is pushed last), and a
+        # player this message kills has none of his own answered at all. Only a skill that is
+        # part of the event itself (小白's 败露) comes before the check.
         answered = "obtained" in self.cast.answering
         ctx = {"seat": seat, "card": card, "by": by, "sent": received}
         if answered:
-            characters.fire(self, "obtained", ctx, forced=False)
+            characters.fire(self, "obtained", ctx, early=False)
         self.push("check_end")
         if answered:
-            characters.fire(self, "obtained", ctx, forced=True)
+            characters.fire(self, "obtained", ctx, early=True)
 
     def check_end(self) -> None:
         """Deaths first, then victory (RULES.md §8.3 [DECISION]); the first in 顺位 declares.
@@ -757,9 +796,10 @@ class Game:
         colours = self._colours
         dying: list[int] = []
         faction_seat = None
+        dying_now = s.dying
         for seat in order:
             player = s.seats[seat]
-            if not player.in_game:
+            if not player.in_game or seat in dying_now:
                 continue
             own_colour = FACTION_COLOUR.get(player.identity)
             black = own = 0
@@ -769,14 +809,17 @@ class Game:
                     black += 1
                 elif colour == own_colour:
                     own += 1
-            if black >= 3 and seat not in s.dying:
+            if black >= 3:
                 dying.append(seat)
-            if own >= 3 and faction_seat is None:
+            elif own >= 3 and faction_seat is None:
                 faction_seat = seat
         if dying:
+            # RULES.md §8.1: he is dead from this moment (the killer is fixed now); only the death
+            # procedure runs before the check goes on: death triggers, then the discard and reveal.
             self.push("check_end")
             for seat in reversed(dying):
                 s.dying.add(seat)
+                s.killers[seat] = self.killer_of(seat)
                 self.push("death", seat)
                 self.fire("dying", seat=seat)
             return
@@ -787,27 +830,46 @@ class Game:
             return
         if faction_seat is not None:
             identity = s.seats[faction_seat].identity
-            winners = [x.index for x in s.seats if x.identity == identity and (x.in_game or s.config.dead_share_win)]
+            winners = [x.index for x in s.seats if x.identity == identity
+                       and (self.standing(x.index) or s.config.dead_share_win)]
             self.declare(faction_seat, winners, "faction")
             return
-        alive = self.in_game()
+        alive = [seat for seat in self.in_game() if seat not in dying_now]
         if len(alive) == 1:
             self.declare(alive[0], alive, "last_standing")
         elif not alive:
             self._finish(None, [], "nobody_left")
 
     def _death(self, seat: int) -> None:
+        """The death triggers have run: unless 救美 saved him (`save`), the death is carried out.
+        Nothing else undoes it (RULES.md §8.1: he died the moment he held 3 black messages)."""
         s = self.state
+        if seat not in s.dying or not s.seats[seat].in_game:
+            return
         s.dying.discard(seat)
-        if s.seats[seat].in_game and self.colour_count(seat, BLACK) >= 3:
-            s.killers[seat] = self.killer_of(seat)
-            winner = characters.death_task_winner(self, seat) if s.config.characters else None
-            self._leave(seat, died=True)
-            if winner is not None:
-                self.log("task_completed", seat=winner, character=s.seats[winner].character)
-                self.declare(winner, [winner], "secret_task")
-        elif s.seats[seat].in_game:
+        winner = characters.death_task_winner(self, seat) if s.config.characters else None
+        self._leave(seat, died=True)
+        if winner is not None:
+            self.log("task_completed", seat=winner, character=s.seats[winner].character)
+            self.declare(winner, [winner], "secret_task")
+
+    def save(self, seat: int) -> None:
+        """A death under way does not happen (礼服蒙面人's 救美): he did not die."""
+        s = self.state
+        if seat in s.dying:
+            s.dying.discard(seat)
+            s.killers.pop(seat, None)
             self.log("saved", seat=seat)
+
+    def is_dying(self, seat: int) -> bool:
+        """Dead but for the death procedure: his death is under way, or he holds 3 black messages
+        and the check that starts it is yet to run (RULES.md §8.1 "dies at once")."""
+        s = self.state
+        return seat in s.dying or (s.seats[seat].in_game and self.colour_count(seat, BLACK) >= 3)
+
+    def standing(self, seat: int) -> bool:
+        """In the game and not dying: a dying player counts as dead (for a win, a task, a partner)."""
+        return self.state.seats[seat].in_game and not self.is_dying(seat)
 
     def killer_of(self, victim: int) -> int | None:
         """RULES.md §8.1 [DECISION]: whoever put the lethal black message there; nobody if the victim."""
@@ -846,15 +908,19 @@ class Game:
 
     def _finish(self, declarer: int | None, winners: list[int], reason: str) -> None:
         s = self.state
+        for seat in sorted(s.dying):  # a death under way when the game ends is a death (RULES.md §8.1)
+            if s.seats[seat].in_game:
+                self._leave(seat, died=True)
+        s.dying.clear()
         s.declarer = declarer
         s.winners = sorted(winners)
         s.win_reason = reason
         s.node = GAME_OVER
         self.over = True
         s.window = None
-        for item in s.stack:  # a victory met mid-resolution (a task) leaves cards on the stack
-            if item.card >= 0:
-                (s.removed if item.function == PROBE else s.discard).append(item.card)
+        for item in [*s.resolving, *s.stack]:  # a victory met mid-resolution leaves cards there
+            self._used(item)
+        s.resolving.clear()
         s.stack.clear()
         s.agenda.clear()
         s.asking = None
@@ -902,7 +968,7 @@ class Game:
             "removed": s.removed,
             "seats": [[p.identity, p.hand, p.messages, p.alive, p.lost, p.revealed] for p in s.seats],
             "message": None if s.message is None else repr(s.message),
-            "stack": [repr(i) for i in s.stack], "window": repr(s.window), "locked": sorted(s.locked),
+            "stack": [repr(i) for i in [*s.stack, *s.resolving]], "window": repr(s.window), "locked": sorted(s.locked),
             "winners": s.winners, "declarer": s.declarer, "rng": repr(s.rng.getstate()),
             "prompts": [p.to_dict() for p in self.prompts.values()],
             "events": [e.project(None) for e in self.events],
@@ -924,7 +990,7 @@ STEPS.update({
     "ask": lambda game, st: game._run_ask(st),
     "open_window": lambda game, st: game._open_window(st.data["step"], st.data["last_actor"],
                                                       st.data.get("acted", True)),
-    "after_resolution": lambda game, st: game._after_resolution(),
+    "after_resolution": lambda game, st: game._after_resolution(st.data.get("card", -1)),
     "check_end": lambda game, st: game.check_end(),
     "death": lambda game, st: game._death(st.seat),  # type: ignore[arg-type]
     "finish": lambda game, st: game._finish_declared(),

@@ -24,7 +24,8 @@ def check(game: Game) -> list[str]:
 
 
 def card_locations(game: Game) -> list[int]:
-    """Every card id somewhere in the game: pile, discard, hands, messages, in transit, stack, removed."""
+    """Every card id somewhere in the game: pile, discard, hands, messages, in transit, stack, resolving,
+    removed."""
     s = game.state
     cards = [*s.pile, *s.discard, *s.removed, *(c for pile in s.table.values() for c in pile)]
     for p in s.seats:
@@ -33,6 +34,7 @@ def card_locations(game: Game) -> list[int]:
     if s.message is not None:
         cards.append(s.message.card)
     cards.extend(item.card for item in s.stack if item.card >= 0)  # a skill on the stack has no card
+    cards.extend(item.card for item in s.resolving if item.card >= 0)  # on the table while it resolves
     return cards
 
 
@@ -117,7 +119,7 @@ def _expected_prompts(game: Game) -> tuple[str, set[int]] | None:
         return P.RECEIVE_DECISION, set() if s.message is None else {s.message.position}
     if s.node == WINDOW:
         w = s.window
-        return P.RESPONSE, set() if w is None else {x for x in w.eligible if x not in w.passed}
+        return P.RESPONSE, set() if w is None else {x for x in w.eligible if x not in w.passed and x not in w.answers}
     return None  # another waiting node (a character pick, a skill's offer): any open prompt will do
 
 

@@ -40,7 +40,7 @@ YES_WORDS = {"draw": "draw", "discard": "discard"}
 WILDCARDS = ("*", "any")
 
 ACTIONS = ("play", "send", "pass", "end", "receive", "discard", "skill", "decline", "choose", "all_pass",
-           "settle", "expect")
+           "settle", "expect", "answers")
 STEP_KEYS = frozenset(ACTIONS) | {"seat", "target", "message", "card", "as", "expect_refused", "note"}
 SCENARIO_KEYS = frozenset({
     "name", "cites", "description", "identities", "players", "config", "deck", "probe_draw",
@@ -429,7 +429,9 @@ def _matching(game: Game, seat: int, step: Mapping[str, Any]) -> list[Option]:
     return found
 
 
-def _choose_step(game: Game, step: Mapping[str, Any]) -> None:
+def _choose_step(game: Game, step: Mapping[str, Any], in_answers: bool = False) -> None:
+    """One seat's decision. An answer to a response window is applied as by polling in 顺位: the
+    window's other seats pass after it (in an `answers` step they answer as it says)."""
     seat = _seat_of(step)
     prompt = game.prompts.get(seat)
     if prompt is None:
@@ -442,10 +444,48 @@ def _choose_step(game: Game, step: Mapping[str, Any]) -> None:
                  o.target_card and _face_key(game.card(o.target_card))) for o in found}
     if len(meanings) > 1:
         raise StepFailed(f"ambiguous, it matches: {'; '.join(describe(game, o) for o in found)}")
+    window = game.state.window if prompt.kind == P.RESPONSE and game.state.asking is None else None
     try:
         game.choose(seat, prompt.id, found[0].id)
     except ChoiceError as exc:
         raise StepFailed(f"the engine refused {describe(game, found[0])}: {exc}") from exc
+    if window is not None and found[0].verb != "pass" and not in_answers:
+        _pass_rest(game, window)
+
+
+def _pass_rest(game: Game, window: object) -> None:
+    """The seats of `window` that have not answered pass, so that an answer given in a step is
+    applied as it would be by one-at-a-time polling (the window settles once everyone answered)."""
+    if game.state.window is not window or game.state.asking is not None:
+        return
+    for prompt in sorted(game.prompts.values(), key=lambda p: game.priority_key(p.seat)):
+        if prompt.kind == P.RESPONSE and game.prompts.get(prompt.seat) is prompt:
+            game.choose(prompt.seat, prompt.id, P.PASS.id)
+
+
+ANSWER_KEYS = frozenset({"seat", "play", "pass", "skill", "choose", "target", "message", "card", "as", "note"})
+
+
+def _answers_step(game: Game, answers: object) -> None:
+    """`answers`: several seats answer one response window in this arrival order; the seats it does
+    not name pass after them. What is applied must not depend on that order (RULES.md §6.4: 顺位)."""
+    if not isinstance(answers, list) or not answers or not all(isinstance(a, Mapping) for a in answers):
+        raise ScenarioError('answers must be a list of steps, e.g. answers = [{ seat = 2, play = "截获" }, '
+                            '{ seat = 1, play = "截获" }]')
+    for answer in answers:
+        if set(answer) - ANSWER_KEYS:
+            raise ScenarioError(f"unknown key(s) {sorted(set(answer) - ANSWER_KEYS)} in answer {_step_text(answer)}")
+    seats = [_seat_of(a) for a in answers]
+    if len(set(seats)) != len(seats):
+        raise ScenarioError(f"each seat answers a window once; answers name seats {seats}")
+    window = game.state.window
+    if window is None or game.state.asking is not None or not any(p.kind == P.RESPONSE for p in game.prompts.values()):
+        raise StepFailed(f"no response window is open (open: {_open_prompts(game)})")
+    for answer in answers:
+        if game.state.window is not window:
+            raise StepFailed(f"the window settled before seat {_seat_of(answer)} answered: it was not asked")
+        _choose_step(game, answer, in_answers=True)
+    _pass_rest(game, window)
 
 
 def _refused_step(game: Game, step: Mapping[str, Any]) -> None:
@@ -511,6 +551,8 @@ def run_step(game: Game, step: Mapping[str, Any]) -> None:
         check(game, step["expect"])
     elif step.get("expect_refused") is True:
         _refused_step(game, step)
+    elif "answers" in step:
+        _answers_step(game, step["answers"])
     else:
         _choose_step(game, step)
 

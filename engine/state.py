@@ -100,7 +100,11 @@ class Step:
 
 @dataclass(slots=True)
 class Window:
-    """A response window: every eligible seat is asked at once; it closes when all have passed."""
+    """A response window: every eligible seat is asked at once, and it settles once every one has
+    answered. `eligible` is in 顺位 (RULES.md §6.4): when it settles, the first eligible seat that
+    played is applied and the window reopens for the new top; the other plays are not applied (their
+    cards never left their owners' hands), which is one-at-a-time polling whatever the arrival order.
+    With no play it closes and the top of the stack resolves."""
 
     step: str
     after: str
@@ -111,6 +115,7 @@ class Window:
     # Prompt id of eligible[0]; eligible[i] was asked with first_prompt + i. Views list every
     # eligible seat as waiting until the window closes, so that a pass stays secret.
     first_prompt: int = field(default=0, repr=False)
+    answers: dict[int, Any] = field(default_factory=dict)  # seat -> the Option it played, until settled
 
 
 @dataclass(slots=True)
@@ -130,6 +135,7 @@ class GameState:
     node: str = TURN_START
     message: Message | None = None
     stack: list[StackItem] = field(default_factory=list)
+    resolving: list[StackItem] = field(default_factory=list)  # items whose effect is under way (RULES.md §4)
     window: Window | None = None
     locked: set[int] = field(default_factory=set)
     cannot_send: bool = False

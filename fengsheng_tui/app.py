@@ -20,7 +20,7 @@ from textual.binding import BindingsMap
 from .client_state import ClientState
 from .doors.guest import GuestDoor
 from .i18n import Words
-from .keys import KeySpec, bindings, load_keymap
+from .keys import KeySpec, bindings, check_keymap, load_keymap
 from .preferences import Preferences, resolve, save_preferences
 from .safe_text import clean
 from .session import Session, SessionClosed
@@ -30,6 +30,8 @@ RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
 FATAL_CODES = ("auth", "version", "full")
 #: Refusals of a first join only: a wrong address or table name (later, a server restart is retried).
 FIRST_JOIN_CODES = ("connect", "bad_state", "bad_message")
+#: The server broke the protocol (net.client.BAD_SERVER): the error screen, never a retry.
+BAD_SERVER = "bad_server"
 
 
 class FengshengApp(App[int]):
@@ -66,7 +68,9 @@ class FengshengApp(App[int]):
         self.session = session
         self.start_in_lobby = lobby
         self.interfaces = interfaces
-        self.keymap = load_keymap() if keymap is None else keymap
+        loaded = load_keymap() if keymap is None else check_keymap(dict(keymap))
+        #: The player's remapping (binding id -> keys), applied when each screen builds its bindings.
+        self.keymap = loaded.keys
         self.mono = start.mono
         #: Pass a response window by itself when nothing in it is playable (Settings `a`).
         self.auto_pass = start.auto_pass
@@ -77,7 +81,7 @@ class FengshengApp(App[int]):
         #: A door's guest (browser, SSH): a name prompt first, and back to it when refused.
         self.guest = guest
         #: Shown once at start-up, for a long while (`play --web`: the address guests open).
-        self.notices = notices or []
+        self.notices = [*(notices or []), *loaded.problems]
         self.started_at = time.time()
         self.connection_lost = False
         self.closing = False
@@ -86,7 +90,6 @@ class FengshengApp(App[int]):
     # ------------------------------------------------------------------ screens
 
     def on_mount(self) -> None:
-        self.set_keymap(self.keymap)
         for notice in self.notices:
             self.notify(notice, timeout=60)
         if self.guest is not None:
@@ -105,8 +108,8 @@ class FengshengApp(App[int]):
             self.push_screen(LobbyScreen(self.interfaces))
 
     def screen_bindings(self, specs: tuple[KeySpec, ...]) -> BindingsMap:
-        """A screen's bindings in the current language (the keymap is applied by Textual)."""
-        return BindingsMap(bindings(specs, self.words))  # type: ignore[arg-type]
+        """A screen's bindings after the player's remapping, in the current language."""
+        return BindingsMap(bindings(specs, self.words, self.keymap))  # type: ignore[arg-type]
 
     def open_table(self, session: Session) -> None:
         from .screens.table import TableScreen
@@ -163,6 +166,9 @@ class FengshengApp(App[int]):
                 return
             except (TimeoutError, SessionClosed, OSError, ConnectionError) as exc:
                 code = getattr(exc, "code", None)
+                if code == BAD_SERVER:
+                    await self.server_broke(str(exc))
+                    return
                 if code in FATAL_CODES or (code in FIRST_JOIN_CODES and not welcomed):
                     self.refused(code, str(exc))
                     return
@@ -176,25 +182,61 @@ class FengshengApp(App[int]):
         """The server would not seat us: say why, back in the LAN lobby if the player came from it;
         a direct `join HOST:PORT` ends with the reason and exit code 1."""
         reason = clean(self.words.refusal(code, message))
-        if self.guest is None and not self.start_in_lobby:
+        if not self.can_leave_table:
             self.exit(return_code=1, message=reason)
             return
+        self.leave_table(reason, ask_password=code == "auth")
+
+    @property
+    def can_leave_table(self) -> bool:
+        """The player chose the table here (the LAN lobby, a door's guest screen), not on the
+        command line: leaving it goes back there rather than ending the program."""
+        return self.guest is not None or self.start_in_lobby
+
+    def leave_table(self, notice: str | None = None, ask_password: bool = False) -> None:
+        """Back to where the player chose the table, with a fresh state and `notice` saying why."""
         from .screens.lobby import LobbyScreen
 
         self.session = None
         self.state = ClientState(clock=self.state.clock)
         self.connection_lost = False
         self.game_over_shown = False
+        self.closing = False
         while len(self.screen_stack) > 1:
             self.pop_screen()
         if self.guest is not None:
             from .screens.guest import GuestScreen
 
-            self.push_screen(GuestScreen(self.guest, notice=reason, ask_password=code == "auth"))
+            self.push_screen(GuestScreen(self.guest, notice=notice, ask_password=ask_password))
             return
-        self.push_screen(LobbyScreen(self.interfaces, notice=reason))
+        self.push_screen(LobbyScreen(self.interfaces, notice=notice))
+
+    async def server_broke(self, detail: str) -> None:
+        """The server sent what this client will not take: close, and show the error screen."""
+        from .screens.server_error import ServerErrorScreen
+
+        session, self.session = self.session, None
+        self.closing = True
+        if session is not None:
+            try:
+                await asyncio.wait_for(session.close(), 2)
+            except (TimeoutError, OSError, ConnectionError, SessionClosed):
+                pass
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(ServerErrorScreen(clean(detail), can_go_back=self.can_leave_table))
 
     def handle_message(self, msg: dict[str, Any]) -> None:
+        """Apply one server message and repaint. Whatever goes wrong in showing it (a server that
+        passed the schema with something no screen expects) ends on the error screen: a server
+        can never crash the client."""
+        try:
+            self._handle_message(msg)
+        except Exception as exc:  # untrusted input: any failure to show it is the server's
+            self.log.error(f"could not show a server message: {exc!r}")
+            self.run_worker(self.server_broke(f"{type(exc).__name__}: {exc}"), group="net", exclusive=True)
+
+    def _handle_message(self, msg: dict[str, Any]) -> None:
         from .screens.table_lobby import TableLobbyScreen
 
         kind = self.state.apply(msg)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from fengsheng_tui.commands.options import Parser
@@ -21,6 +22,7 @@ SUBCOMMANDS = {
     "sim": "Play whole games between bots, headless, checking invariants.",
     "scenario": "Run scripted rule scenarios.",
     "replay": "Step through a saved game as one seat saw it.",
+    "completion": "Print tab completion for bash or zsh.",
 }
 
 
@@ -51,7 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version, or a refused flag (already said on stderr)
         return exc.code if isinstance(exc.code, int) else 2
     module = importlib.import_module(f"fengsheng_tui.commands.{args.command}")
-    result: int = module.run(args)
+    try:
+        result: int = module.run(args)
+    except BrokenPipeError:  # `fengsheng browse | head`: the reader left, which is not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return result
 
 

@@ -28,6 +28,14 @@ class LogEntry:
     event: dict[str, Any] | None = None
     chat: tuple[str, str] | None = None  # (name, text)
     seats: list[dict[str, Any]] = field(default_factory=list)
+    #: The chat line is a spectator's (the server sends it with no seat): shown as such, so a
+    #: spectator cannot pass for a player.
+    spectator: bool = False
+
+    def speaker(self, words: Words) -> str:
+        """Who said the chat line, marked "(spectating)" for a spectator."""
+        name = self.chat[0] if self.chat is not None else ""
+        return f"{name} ({words('spectator')})" if self.spectator else name
 
 
 @dataclass
@@ -94,7 +102,8 @@ class ClientState:
             if self.view is not None and self.view.get("over"):
                 self._game_ended = True
         elif kind == "chat":
-            self.log.append(LogEntry(chat=(str(msg.get("name", "?")), str(msg.get("text", "")))))
+            self.log.append(LogEntry(chat=(str(msg.get("name", "?")), str(msg.get("text", ""))),
+                                     spectator=msg.get("seat") is None))
         elif kind == "error" and msg.get("code") == "timed_out":
             # What happened, not what to fix: a log line, not a note on the next prompt.
             self.log.append(LogEntry(event={"kind": "timed_out"}))
@@ -191,7 +200,7 @@ class ClientState:
             if limit is not None and len(lines) >= limit:
                 break
             if entry.chat is not None:
-                lines.append((f"{entry.chat[0]}: {entry.chat[1]}", True))
+                lines.append((f"{entry.speaker(words)}: {entry.chat[1]}", True))
             elif entry.event is not None:
                 text = words.event(entry.event, entry.seats or self.seats, self.seat)
                 if text:

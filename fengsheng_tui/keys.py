@@ -66,28 +66,118 @@ def config_path() -> Path:
     return keys_file()
 
 
-def load_keymap(path: Path | None = None) -> dict[str, str]:
-    """Binding id -> keys from the config file; a missing or broken file means the defaults."""
+@dataclass(frozen=True)
+class Keymap:
+    """The player's remapping as it will be applied (`keys`: binding id -> keys), and what in the
+    file was refused and why (`problems`, shown to the player at start-up)."""
+
+    keys: dict[str, str]
+    problems: tuple[str, ...] = ()
+
+
+def load_keymap(path: Path | None = None) -> Keymap:
+    """The remapping in the keys file, checked against every screen's keys (see `check_keymap`).
+
+    A missing file is no remapping; a file that cannot be read or parsed is one problem and no
+    remapping, never a silent fallback."""
     path = path or config_path()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
-        return {}
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Keymap({})
+    except (OSError, UnicodeDecodeError) as exc:
+        return Keymap({}, (f"{path}: cannot be read ({exc}); the default keys are used",))
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return Keymap({}, (f"{path}: not valid TOML ({exc}); the default keys are used",))
     table = data.get("keys", data)
     if not isinstance(table, dict):
-        return {}
-    return {str(k): str(v) for k, v in table.items() if isinstance(v, str) and v.strip()}
+        return Keymap({}, (f"{path}: [keys] must be a table of id = \"keys\"; the default keys are used",))
+    return check_keymap(table, str(path))
 
 
-def bindings(specs: tuple[KeySpec, ...], words: Words) -> list[object]:
-    """Textual `Binding`s for these specs, described in the player's language."""
+def check_keymap(table: dict[str, object], where: str = "keys.toml") -> Keymap:
+    """Keep each remapping that names a known binding, real keys, and clashes with no other key
+    on any screen where the binding is; refuse the others, each with a reason."""
+    problems: list[str] = []
+    accepted: dict[str, str] = {}
+    known = {s.id for specs in SCREENS.values() for s in specs}
+    for binding_id, value in table.items():
+        if binding_id not in known:
+            problems.append(f"{where}: no key called {binding_id!r} (see ? for the keys)")
+            continue
+        if not isinstance(value, str) or not value.strip():
+            problems.append(f"{where}: {binding_id} must be a string of keys such as \"p\" or \"space,p\"")
+            continue
+        keys = [normal_key(k) for k in value.split(",") if k.strip()]
+        bad = [k for k in keys if not is_key(k)]
+        if bad:
+            problems.append(f"{where}: {binding_id} = {value!r}: {', '.join(map(repr, bad))} is not a key")
+            continue
+        accepted[binding_id] = ",".join(keys)
+    # A clash is judged screen by screen, after every remapping, so swapping two keys is allowed.
+    for binding_id in list(accepted):
+        for screen, specs in SCREENS.items():
+            if not any(s.id == binding_id for s in specs):
+                continue
+            taken = _keys_by_binding(specs, accepted)
+            mine = set(taken[binding_id])
+            for other, keys in taken.items():
+                if other != binding_id and mine & set(keys) and _action(specs, other) != _action(specs, binding_id):
+                    clash = ", ".join(sorted(mine & set(keys)))
+                    problems.append(f"{where}: {binding_id} = {table[binding_id]!r} refused: {clash} already "
+                                    f"does {other} on the {screen} screen")
+                    accepted.pop(binding_id)
+                    break
+            if binding_id not in accepted:
+                break
+    return Keymap(accepted, tuple(problems))
+
+
+def normal_key(key: str) -> str:
+    """Textual's name of a key: `?` is `question_mark`, `Space` is `space`."""
+    from textual.keys import _character_to_key
+
+    key = key.strip()
+    return _character_to_key(key) if len(key) == 1 else key.lower()
+
+
+def is_key(key: str) -> bool:
+    from textual.keys import Keys, key_to_character
+
+    return len(key) == 1 or key in {k.value for k in Keys} or key_to_character(key) is not None
+
+
+def _keys_by_binding(specs: tuple[KeySpec, ...], keymap: dict[str, str]) -> dict[str, list[str]]:
+    return {s.id: keymap.get(s.id, s.keys).split(",") for s in specs}
+
+
+def _action(specs: tuple[KeySpec, ...], binding_id: str) -> str:
+    return next(s.action for s in specs if s.id == binding_id)
+
+
+def bindings(specs: tuple[KeySpec, ...], words: Words, keymap: dict[str, str] | None = None) -> list[object]:
+    """Textual `Binding`s for these specs after the player's remapping, described and their keys
+    named in the player's language (the footer says 空格 for a remapped Space too)."""
     from textual.binding import Binding
 
-    return [
-        Binding(s.keys, s.action, words(s.word), show=s.show,
-                key_display=words.key_name(s.key_display) if s.key_display else None, id=s.id)
-        for s in specs
-    ]
+    keymap = keymap or {}
+    out: list[object] = []
+    for s in specs:
+        keys = keymap.get(s.id)
+        if keys is None:
+            display = words.key_name(s.key_display) if s.key_display else None
+        else:
+            display = "/".join(words.key_name(_shown(k)) for k in keys.split(","))
+        out.append(Binding(keys or s.keys, s.action, words(s.word), show=s.show, key_display=display, id=s.id))
+    return out
+
+
+def _shown(key: str) -> str:
+    from textual.keys import format_key
+
+    return {"space": "Space", "enter": "Enter", "escape": "Esc", "backspace": "Backspace"}.get(key, format_key(key))
 
 
 #: Bindings that share a meaning become one help row: (keys as shown, description word).
@@ -142,6 +232,11 @@ QUICK_CHAT_KEYS = (
       for n in range(1, 9)),
     KeySpec("quick_chat_close", "escape,backspace,t", "close", "back", key_display="Esc"),
 )
+#: The server broke the protocol: back to the LAN lobby (when the player came from it), or quit.
+SERVER_ERROR_KEYS = (
+    KeySpec("broken_back", "escape,backspace", "back", "back", key_display="Esc"),
+    KeySpec("broken_quit", "enter,q", "leave", "quit"),
+)
 CONFIRM_KEYS = (
     KeySpec("quit_yes", "y", "answer(True)", "yes"),
     KeySpec("quit_no", "n,escape,backspace", "answer(False)", "no"),
@@ -178,5 +273,13 @@ TABLE_LOBBY_KEYS = (
     KeySpec("identities", "i", "identities", "identities", show=False),
     KeySpec("characters", "h", "characters", "characters", show=False),
     KeySpec("deck", "k", "deck", "deck", show=False),
+    KeySpec("mute_spectators", "m", "mute_spectators", "mute_spectators", show=False),
     KeySpec("lobby_chat_back", "escape", "back", "back", show=False),
 )
+
+#: Every screen's keys, by the name the refusal of a clashing remap gives the screen.
+SCREENS: dict[str, tuple[KeySpec, ...]] = {
+    "table": TABLE_KEYS, "replay": REPLAY_KEYS, "help": HELP_KEYS, "settings": SETTINGS_KEYS,
+    "game-over": OVER_KEYS, "quit question": CONFIRM_KEYS, "LAN list": LOBBY_KEYS,
+    "character pick": PICK_KEYS, "table lobby": TABLE_LOBBY_KEYS,
+}

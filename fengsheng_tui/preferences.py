@@ -1,13 +1,16 @@
 """The Settings screen's choices, kept in ~/.config/fengsheng/settings.json across runs.
 
-A flag on the command line wins over the saved value, the saved value over the defaults. Like
+A flag on the command line wins over the saved value, the saved value over the defaults; the
+language's default comes from the locale (LC_ALL, LC_MESSAGES, LANG: zh_* is Chinese, anything
+else English), as a player whose system speaks Chinese expects. Like
 recent.json, a corrupt or unwritable file never breaks the game: it only loses the settings.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, replace
+import os
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from .paths import config_dir
@@ -15,9 +18,18 @@ from .paths import config_dir
 LANGS = ("zh", "en")
 
 
+def locale_lang() -> str:
+    """The locale's language: the first of LC_ALL, LC_MESSAGES, LANG that is set decides (POSIX)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
 @dataclass(frozen=True)
 class Preferences:
-    lang: str = "zh"
+    lang: str = field(default_factory=locale_lang)
     mono: bool = False
     auto_pass: bool = True
     #: Ring the terminal bell when a prompt of ours opens (off: a bell in a shared room annoys).
@@ -65,5 +77,5 @@ def resolve(lang: str | None = None, mono: bool | None = None) -> Preferences:
 
 
 def resolve_lang(flag: str | None) -> str:
-    """`--lang` if given, else the saved language, else zh — the same for every command."""
+    """`--lang` if given, else the saved language, else the locale's — the same for every command."""
     return resolve(lang=flag).lang

@@ -131,6 +131,8 @@ def follow(view: dict[str, Any], ev: dict[str, Any], placing: Placing) -> None:
         hand("seat", -1)
     elif kind in ("weighed", "hand_given"):
         hand("seat", -count)
+    elif kind == "cards_kept":
+        hand("seat", count)
     elif kind in ("cards_taken", "hand_card_taken"):
         n = count or 1
         hand("seat", n)

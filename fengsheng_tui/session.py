@@ -8,11 +8,14 @@ engine game with bots in-process and yields the very same dicts (`welcome`, `upd
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from .seat_tokens import SeatTokens
+
+log = logging.getLogger("fengsheng.client")
 
 
 class SessionClosed(ConnectionError):
@@ -52,7 +55,7 @@ class NetSession:
 
     def __init__(self, host: str, port: int, name: str, password: str | None = None,
                  table: str | None = None, spectate: bool = False, token: str | None = None,
-                 seats: SeatTokens | None = None) -> None:
+                 seats: SeatTokens | None = None, source: str | None = None) -> None:
         self.host = host
         self.port = port
         self.name = name
@@ -62,6 +65,8 @@ class NetSession:
         self.token = token
         #: Where seat tokens are kept across processes (`fengsheng join`); None keeps them in memory.
         self.seats = None if spectate else seats
+        #: The local address to connect from (a door's guest: `doors.guest.loopback_source`).
+        self.source = source
         self._client: Any = None
         self._welcome: dict[str, Any] | None = None
         self._joined_table: str | None = None
@@ -92,6 +97,7 @@ class NetSession:
                 raise SessionClosed(exc.message, exc.code) from None
             else:
                 client, welcome = await self._without_stale_token(stored)
+        log.info("joined %s at %s: seat %s", welcome.get("table"), self.address, welcome.get("seat"))
         self.token = client.token or self.token
         self._client = client
         self._welcome = welcome
@@ -106,7 +112,7 @@ class NetSession:
 
         client = Client()
         welcome = await client.connect(self.host, self.port, self.name, token=token, table=self.table,
-                                       password=self.password, spectate=self.spectate)
+                                       password=self.password, spectate=self.spectate, source=self.source)
         return client, welcome
 
     async def _numbered_on(self, refusal: Any, first: int = 2) -> tuple[Any, dict[str, Any]]:
@@ -154,7 +160,15 @@ class NetSession:
                     self._note_over(bool((msg.get("view") or {}).get("over")))
                 yield msg
         except (OSError, asyncio.IncompleteReadError, ConnectionError) as exc:
+            log.warning("connection to %s lost: %s", self.address, exc)
             raise SessionClosed(str(exc)) from exc
+        failure = self._client.failure if self._client is not None else None
+        if failure is not None:
+            from net.client import BAD_SERVER
+
+            log.warning("%s broke the protocol: %s: %s", self.address, failure.code, failure.message)
+            raise SessionClosed(f"{failure.code}: {failure.message}", BAD_SERVER)
+        log.info("%s closed the connection", self.address)
         raise SessionClosed("the server closed the connection")
 
     def _note_over(self, over: bool) -> None:

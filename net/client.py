@@ -20,6 +20,9 @@ from typing import Any
 from net import protocol as P
 from net.connection import ConnectionClosed, FramedConnection, open_connection
 
+#: The code of a ClientError (and of a session's end) when the server broke the protocol: a
+#: welcome or a frame that breaks the schema, bytes that are not frames.
+BAD_SERVER = "bad_server"
 PING_INTERVAL = 20.0
 CONNECT_TIMEOUT = 10.0
 RETRY_DELAY = 0.2
@@ -46,6 +49,9 @@ class Client:
         self.lobby: dict[str, Any] | None = None
         #: The view the server's next `patch` applies to; None until an `update` arrives.
         self._base: dict[str, Any] | None = None
+        #: Why the connection was given up on our side: the server broke the protocol (a frame
+        #: that breaks the schema, or bytes that are not frames). None while it behaves.
+        self.failure: P.ProtocolError | None = None
         self._queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._ping_n = 0
@@ -62,11 +68,13 @@ class Client:
         spectate: bool = False,
         timeout: float = CONNECT_TIMEOUT,
         bot: bool = False,
+        source: str | None = None,
     ) -> dict[str, Any]:
         """Join (or rejoin, with `token`) a table; returns the welcome or raises ClientError.
-        `bot`: a program will play this seat (`fengsheng bot`)."""
+        `bot`: a program will play this seat (`fengsheng bot`). `source`: the local address to
+        connect from (a door gives each guest a loopback address of his own)."""
         try:
-            self.conn = await open_connection(host, port, timeout=timeout)
+            self.conn = await open_connection(host, port, timeout=timeout, source=source)
         except (OSError, TimeoutError) as exc:
             raise ClientError("connect", f"cannot reach {host}:{port}: {exc}") from None
         self.conn.send(P.hello(name, token=token, table=table, password=password, spectate=spectate, bot=bot))
@@ -77,7 +85,7 @@ class Client:
             raise ClientError("connect", f"no answer from {host}:{port}: {exc or 'timed out'}") from None
         except P.ProtocolError as exc:
             await self.conn.close()
-            raise ClientError(exc.code, exc.message) from None
+            raise ClientError(BAD_SERVER, f"{exc.code}: {exc.message}") from None
         if first["type"] != "welcome":
             await self.conn.close()
             if first["type"] == "error":
@@ -103,11 +111,16 @@ class Client:
                         return
                     msg = P.validate_server_message(raw)
                 except P.ProtocolError as exc:
-                    if exc.fatal:
-                        self._end()
-                        return
-                    continue
+                    if exc.code == P.UNKNOWN_TYPE and not exc.fatal:
+                        continue  # a newer server's message: nothing here depends on it
+                    # A frame that breaks the schema would put the client out of step, or crash
+                    # what shows it: the server is not one we can play with.
+                    self._fail(exc)
+                    return
                 if msg["type"] == "patch":
+                    if self._base is None:
+                        self._fail(P.ProtocolError(P.BAD_MESSAGE, "a patch arrived before any view"))
+                        return
                     try:
                         msg = self._patched(msg)
                     except P.ProtocolError as exc:
@@ -115,6 +128,11 @@ class Client:
                         self._end()
                         closing = asyncio.ensure_future(conn.close(f"cannot apply a patch: {exc.message}", timeout=1.0))
                         self._tasks.append(closing)
+                        return
+                    try:
+                        P.check_view(msg["view"])
+                    except P.ProtocolError as exc:
+                        self._fail(exc)  # the patch applied, to a view that breaks the schema
                         return
                 if msg["type"] == "update":
                     self.view = self._base = msg["view"]
@@ -126,6 +144,13 @@ class Client:
                 self._queue.put_nowait(msg)
         except ConnectionClosed:
             self._end()
+
+    def _fail(self, exc: P.ProtocolError) -> None:
+        """Give up on a server that broke the protocol: keep why, close, end the messages."""
+        self.failure = exc
+        self._end()
+        if self.conn is not None and not self.conn.closing:
+            self._tasks.append(asyncio.ensure_future(self.conn.close(f"{exc.code}: {exc.message}", timeout=1.0)))
 
     def _end(self) -> None:
         """No more messages: `recv` returns None from now on."""

@@ -516,9 +516,13 @@ class FramedConnection(asyncio.Protocol):
         await self._closed.wait()
 
 
-async def open_connection(host: str, port: int, *, timeout: float = 10.0, **options: Any) -> FramedConnection:
-    """Connect to a server; ``options`` are passed to ``FramedConnection``."""
+async def open_connection(host: str, port: int, *, timeout: float = 10.0, source: str | None = None,
+                          **options: Any) -> FramedConnection:
+    """Connect to a server, from the local address `source` if given; ``options`` are passed to
+    ``FramedConnection``."""
     loop = asyncio.get_running_loop()
+    local_addr = (source, 0) if source else None
     async with asyncio.timeout(timeout):
-        _, conn = await loop.create_connection(lambda: FramedConnection(**options), host, port)
+        _, conn = await loop.create_connection(lambda: FramedConnection(**options), host, port,
+                                               local_addr=local_addr)
     return conn

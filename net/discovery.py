@@ -18,6 +18,7 @@ import enum
 import ipaddress
 import secrets
 import socket
+import unicodedata
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,6 +99,11 @@ class GameFound:
     phase: str
     password: bool
     addresses: tuple[str, ...] = field(default=())
+
+    @property
+    def compatible(self) -> bool:
+        """Speaks our protocol: a listing of another version is shown as such, never joined."""
+        return self.version == PROTOCOL_VERSION
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,30 +211,65 @@ def _host_label() -> str:
     return f"{base}-fs{secrets.token_hex(3)}.local."
 
 
-def _parse_int(value: str | None, default: int = 0) -> int:
-    try:
-        return int(value) if value is not None else default
-    except ValueError:
+#: What a TXT record may say, checked like the protocol's own fields: anything else on the LAN
+#: (another program, another version, a hostile advert) is read as "unknown", never trusted.
+TXT_PHASES = frozenset({"lobby", "playing"})
+#: Longest table name kept from TXT (the protocol's table names are at most 64 characters).
+MAX_TXT_TEXT = 64
+#: Most seats a listing may claim (the protocol numbers seats 0..63).
+MAX_TXT_SEATS = 64
+#: Digits a version number may have.
+_MAX_VERSION_DIGITS = 6
+#: Characters a TXT text never keeps: controls (ESC, C1), format (bidi, zero-width), separators,
+#: surrogates, private use.
+_UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+
+
+def _parse_int(value: str | None, default: int = 0, hi: int = 10**_MAX_VERSION_DIGITS - 1) -> int:
+    """A plain decimal number in 0..hi (no sign, no spaces, ASCII digits only), else `default`."""
+    if value is None or not value.isascii() or not value.isdigit() or len(value) > _MAX_VERSION_DIGITS:
         return default
+    number = int(value)
+    return number if number <= hi else default
+
+
+def _txt_text(value: str | None, limit: int = MAX_TXT_TEXT) -> str:
+    """A TXT value as text that may be shown: unprintable characters removed, at most `limit` long."""
+    if not value:
+        return ""
+    text = "".join(ch for ch in value if ch == " " or unicodedata.category(ch) not in _UNPRINTABLE)
+    return text[:limit].strip()
+
+
+def _seats(value: str | None) -> tuple[int, int]:
+    """`taken/total` with 0 <= taken <= total <= MAX_TXT_SEATS, else (0, 0)."""
+    taken_text, slash, total_text = (value or "").partition("/")
+    taken, total = _parse_int(taken_text, -1, MAX_TXT_SEATS), _parse_int(total_text, -1, MAX_TXT_SEATS)
+    return (taken, total) if slash and 0 <= taken <= total else (0, 0)
 
 
 def _game_from_info(info: AsyncServiceInfo, networks: Sequence[ipaddress.IPv4Network]) -> GameFound | None:
-    """Turn a resolved record set into a GameFound, tolerating TXT from other versions or other software."""
+    """Turn a resolved record set into a GameFound, tolerating TXT from other versions or other software.
+
+    Every TXT value is validated: the version and seats are small decimal numbers (0 when not),
+    the phase one of TXT_PHASES ("unknown" when not), the table name and the instance label
+    printable text of bounded length (a table with no printable name shows its label)."""
     addresses = tuple(info.parsed_addresses(IPVersion.V4Only))
     if not addresses or info.port is None:
         return None
     props = info.decoded_properties
-    taken_text, _, total_text = (props.get("seats") or "").partition("/")
-    label = info.get_name()
+    label = _txt_text(info.get_name()) or "?"
+    taken, total = _seats(props.get("seats"))
+    phase = props.get("phase")
     return GameFound(
         name=label,
         host=_pick_host(addresses, networks),
         port=info.port,
         version=_parse_int(props.get("v")),
-        table=props.get("name") or label,
-        seats_taken=_parse_int(taken_text),
-        seats_total=_parse_int(total_text),
-        phase=props.get("phase") or "unknown",
+        table=_txt_text(props.get("name")) or label,
+        seats_taken=taken,
+        seats_total=total,
+        phase=phase if phase in TXT_PHASES else "unknown",
         password=props.get("pw") == "1",
         addresses=addresses,
     )

@@ -442,6 +442,192 @@ NAME = Str(24, min_len=1)
 TEXT = Str(200, min_len=1)
 SEAT = Int(0, 63, nullable=True)
 
+
+# --------------------------------------------------------------------------- contents (server → client)
+#
+# The maps inside ``lobby`` and ``update`` (and a patched view) are checked by the client too: a
+# hostile or broken server must not crash a client or reach its terminal through them. Known
+# fields are checked where present; fields a newer server adds are allowed (the tree check has
+# already bounded them), so the client stays forward compatible.
+
+
+class Content:
+    """A validator for a value inside a server's map; ``check`` returns a problem or None."""
+
+    def check(self, value: Any) -> str | None:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Num(Content):
+    """A finite number (int or float, never a bool) in ``lo..hi``."""
+
+    lo: float = 0
+    hi: float = 2**53
+    nullable: bool = False
+
+    def check(self, value: Any) -> str | None:
+        if value is None and self.nullable:
+            return None
+        if type(value) is not int and type(value) is not float:
+            return f"must be a number, not {_kind(value)}"
+        if not self.lo <= value <= self.hi:
+            return f"must be in {self.lo:g}..{self.hi:g}"
+        return None
+
+
+@dataclass(frozen=True)
+class ListOf(Content):
+    """An array of at most ``max_len`` items, each checked by ``item``."""
+
+    item: Validator | Content
+    max_len: int
+    nullable: bool = False
+
+    def check(self, value: Any) -> str | None:
+        if value is None and self.nullable:
+            return None
+        if type(value) is not list:
+            return f"must be an array, not {_kind(value)}"
+        if len(value) > self.max_len:
+            return f"must have at most {self.max_len} items, got {len(value)}"
+        for i, item in enumerate(value):
+            problem = self.item.check(item)
+            if problem:
+                return f"[{i}] {problem}"
+        return None
+
+
+@dataclass(frozen=True, eq=False)
+class Record(Content):
+    """A map whose known ``fields`` are checked where present (``required`` ones must be)."""
+
+    fields: Mapping[str, Validator | Content]
+    nullable: bool = False
+    required: frozenset[str] = frozenset()
+
+    def check(self, value: Any) -> str | None:
+        if value is None and self.nullable:
+            return None
+        if type(value) is not dict:
+            return f"must be a map, not {_kind(value)}"
+        for name in self.required:
+            if name not in value:
+                return f".{name} is missing"
+        for name, validator in self.fields.items():
+            if name in value:
+                problem = validator.check(value[name])
+                if problem:
+                    return f".{name} {problem}"
+        return None
+
+
+@dataclass(frozen=True)
+class Either(Content):
+    """The first of ``options`` that accepts the value."""
+
+    options: tuple[Validator | Content, ...]
+
+    def check(self, value: Any) -> str | None:
+        problems = [option.check(value) for option in self.options]
+        return None if None in problems else " or ".join(p for p in problems if p)
+
+
+@dataclass(frozen=True, eq=False)
+class Values(Content):
+    """A map of string keys (at most ``max_len``) whose every value ``value`` accepts."""
+
+    value: Validator | Content
+    max_len: int = 64
+
+    def check(self, value: Any) -> str | None:
+        if type(value) is not dict:
+            return f"must be a map, not {_kind(value)}"
+        if len(value) > self.max_len:
+            return f"must have at most {self.max_len} entries"
+        for key, item in value.items():
+            problem = _WORD.check(key) or self.value.check(item)
+            if problem:
+                return f".{key[:40]!r} {problem}"
+        return None
+
+
+_WORD = Str(64)
+_WORD_OR_NIL = Str(64, nullable=True)
+_TEXT = Str(500)
+_TEXT_OR_NIL = Str(500, nullable=True)
+_COUNT = Int(0, 100_000)
+_SEAT_OR_NIL = SEAT
+_SEAT_NUMBER = Int(0, 63)
+_CARD_ID = Int(-1, 100_000, nullable=True)
+#: A card face (or a face-down card: its function only, or a skill placed like a card).
+CARD = Record({
+    "id": _CARD_ID, "function": _WORD_OR_NIL, "colour": _WORD, "method": _WORD, "skill": _WORD_OR_NIL,
+    "probe": Record({"identity": _WORD_OR_NIL, "on_yes": _WORD_OR_NIL, "on_no_say": _TEXT_OR_NIL}, nullable=True),
+})
+_CARD_OR_NIL = Record(CARD.fields, nullable=True)
+_CARDS = ListOf(CARD, 500)
+CHARACTER = Record({"id": _WORD, "name": _WORD, "name_en": _WORD, "face_up": Bool(), "gender": _WORD_OR_NIL,
+                    "skills": ListOf(_WORD, 32)}, nullable=True)
+SEAT_ENTRY = Record({
+    "index": _SEAT_NUMBER, "name": Str(64), "alive": Bool(), "lost": Bool(), "hand_count": _COUNT,
+    "messages": _CARDS, "counts": Values(_COUNT, 8), "identity": _WORD_OR_NIL, "locked": Bool(),
+    "skipped": Bool(), "character": CHARACTER, "online": Bool(), "bot": Either((Bool(), _WORD_OR_NIL)),
+}, required=frozenset({"index"}))
+OPTION = Record({"id": Str(64, min_len=1), "verb": _WORD, "name": _WORD_OR_NIL, "card": _CARD_ID,
+                 "target_seat": _SEAT_OR_NIL, "target_card": _CARD_ID}, required=frozenset({"id"}))
+PROMPT = Record({"id": Int(), "seat": _SEAT_NUMBER, "kind": _WORD, "options": ListOf(OPTION, 1024),
+                 "default": Str(64), "deadline": Num(-(2**53), nullable=True)},
+                nullable=True, required=frozenset({"id", "options"}))
+#: The recipient's projected view (``engine.view`` plus the table's annotations).
+VIEW = Record({
+    "v": Int(), "seat": _SEAT_OR_NIL, "table": Str(64),
+    "config": Record({"players": _COUNT, "identities": _WORD, "deck": _WORD, "probe_draw": _COUNT,
+                      "characters": Bool()}),
+    "turn": _COUNT, "current": _SEAT_OR_NIL, "phase": _WORD, "seats": ListOf(SEAT_ENTRY, 64),
+    "hand": _CARDS, "identity": _WORD_OR_NIL, "character_choices": ListOf(_WORD, 16),
+    "task": Record({"zh": _TEXT_OR_NIL, "en": _TEXT_OR_NIL}, nullable=True),
+    "message": Record({"sender": _SEAT_OR_NIL, "method": _WORD, "face_up": Bool(), "origin": _SEAT_OR_NIL,
+                       "position": _SEAT_OR_NIL, "direction": Int(-1, 1), "target": _SEAT_OR_NIL,
+                       "returning": Bool(), "intercepted_by": _SEAT_OR_NIL, "card": _CARD_OR_NIL}, nullable=True),
+    "stack": ListOf(Record({"user": _SEAT_OR_NIL, "function": _WORD_OR_NIL, "card": _CARD_OR_NIL,
+                            "target_seat": _SEAT_OR_NIL, "target_card": _CARD_OR_NIL}), 64),
+    "window": Record({"step": _WORD, "eligible": ListOf(_SEAT_NUMBER, 64)}, nullable=True),
+    "pile": _COUNT, "discard": Either((_COUNT, _CARDS)), "removed": _COUNT,
+    "waiting": ListOf(Record({"seat": _SEAT_NUMBER, "kind": _WORD, "prompt_id": Int(),
+                              "deadline": Num(-(2**53), nullable=True)}, required=frozenset({"seat"})), 64),
+    "prompt": PROMPT, "over": Bool(), "winners": ListOf(_SEAT_NUMBER, 64), "declarer": _SEAT_OR_NIL,
+    "win_reason": _WORD_OR_NIL, "log_length": _COUNT, "timers": Values(Num(0, 86_400)), "clock": Num(-(2**53)),
+    "replay": Str(4096, nullable=True),
+})
+#: One projected event: its fields vary by kind; those the client reads are checked.
+EVENT = Record({
+    "seq": Int(), "kind": Str(64, min_len=1), "seat": _SEAT_OR_NIL, "target": _SEAT_OR_NIL, "by": _SEAT_OR_NIL,
+    "user": _SEAT_OR_NIL, "to": _SEAT_OR_NIL, "source": _SEAT_OR_NIL, "origin": _SEAT_OR_NIL,
+    "declarer": _SEAT_OR_NIL, "turn": _COUNT, "count": _COUNT, "direction": Int(-1, 1), "face_up": Bool(),
+    "card": _CARD_OR_NIL, "cards": _CARDS, "old": _CARD_OR_NIL, "target_card": _CARD_OR_NIL,
+    "identity": _WORD_OR_NIL, "identities": ListOf(_WORD_OR_NIL, 64), "winners": ListOf(_SEAT_NUMBER, 64),
+    "character": _WORD_OR_NIL, "characters": ListOf(_WORD, 16), "skill": _WORD_OR_NIL, "function": _WORD_OR_NIL,
+    "method": _WORD_OR_NIL, "reason": _WORD_OR_NIL, "answer": _WORD_OR_NIL, "line": _TEXT_OR_NIL,
+}, required=frozenset({"kind"}))
+EVENTS = ListOf(EVENT, 1000)
+LOBBY_SEAT = Either((Str(64, nullable=True), Record({
+    "index": _SEAT_NUMBER, "name": Str(64), "bot": Either((Bool(), _WORD_OR_NIL)), "online": Bool(),
+    "ready": Bool(), "host": Bool(), "muted": Bool()})))
+#: The table before a game (``Table.lobby_frame``).
+LOBBY = Record({
+    "name": Str(64), "phase": _WORD, "players": _COUNT, "identities": _WORD, "identity_options": ListOf(_WORD, 64),
+    "deck": _WORD, "decks": ListOf(_WORD, 64), "characters": Bool(), "character_choices": _COUNT,
+    "password": Bool(), "timers": Values(Num(0, 86_400)), "spectators_muted": Bool(), "you": _SEAT_OR_NIL,
+    "host": Bool(), "seats": ListOf(LOBBY_SEAT, 64),
+})
+#: What ``validate_server_message`` checks inside each message type, beyond its top-level schema.
+SERVER_CONTENTS: Mapping[str, Mapping[str, Content]] = {
+    "lobby": {"table": LOBBY},
+    "update": {"view": VIEW, "events": EVENTS},
+    "patch": {"events": EVENTS},
+}
+
 #: Client → server messages: ``type -> {field: validator}``; every field is required.
 CLIENT_MESSAGES: Mapping[str, Schema] = {
     "hello": {
@@ -521,8 +707,22 @@ def validate_client_message(msg: Any) -> dict[str, Any]:
 
 
 def validate_server_message(msg: Any) -> dict[str, Any]:
-    """Check a decoded server message against ``SERVER_MESSAGES`` (client and bot side)."""
-    return _validate(msg, SERVER_MESSAGES, "server")
+    """Check a decoded server message against ``SERVER_MESSAGES`` and the maps inside it against
+    ``SERVER_CONTENTS`` (client and bot side). A patch's view is checked once applied
+    (``check_view``)."""
+    msg = _validate(msg, SERVER_MESSAGES, "server")
+    for name, content in SERVER_CONTENTS.get(msg["type"], {}).items():
+        problem = content.check(msg[name])
+        if problem:
+            raise ProtocolError(BAD_MESSAGE, f"{msg['type']}.{name}{problem if problem[0] in '.[' else ' ' + problem}")
+    return msg
+
+
+def check_view(view: Any) -> None:
+    """A whole view (a patched one) against ``VIEW``; ``bad_message`` when it breaks it."""
+    problem = VIEW.check(view)
+    if problem:
+        raise ProtocolError(BAD_MESSAGE, f"view{problem if problem[0] in '.[' else ' ' + problem}")
 
 
 def _build(schemas: Mapping[str, Schema], kind: str, **fields: Any) -> dict[str, Any]:

@@ -113,14 +113,20 @@ class Admission:
         """(admitted, a pending connection to push out to make room for it)."""
         if self.pending_by_address[address] >= self.pending_per_address:
             return False, None
-        evict = None
-        if len(self.pending) >= self.max_pending:
-            busiest = self.pending_by_address.most_common(1)[0][0]
-            evict = next(c for c, a in self.pending.items() if a == busiest)
-            self._unpend(evict)
+        evict = self.push_out() if len(self.pending) >= self.max_pending else None
         self.pending[conn] = address
         self.pending_by_address[address] += 1
         return True, evict
+
+    def push_out(self) -> FramedConnection | None:
+        """The oldest connection still without a hello from the address with the most of them,
+        no longer counted (the caller closes it); None if no connection is waiting."""
+        if not self.pending:
+            return None
+        busiest = self.pending_by_address.most_common(1)[0][0]
+        evict = next(c for c, a in self.pending.items() if a == busiest)
+        self._unpend(evict)
+        return evict
 
     def take_spectator(self, conn: FramedConnection, address: str) -> str | None:
         """Count `conn` as a spectator from `address`; or why it cannot be one (None: it is)."""
@@ -331,12 +337,15 @@ class GameServer:
             if not admitted:
                 conn.send(P.error(P.FULL, f"too many connections from {address} that have not said hello"))
                 return
+            if evict is None and len(self._conns) >= self.max_connections:
+                evict = self.admission.push_out()  # room for this one, which may hold a seat token
+                if evict is None or evict is conn:
+                    conn.send(P.error(P.FULL, f"the server takes at most {self.max_connections} connections"))
+                    return
             if evict is not None:
                 evict.send(P.bye("the server needs the room: say hello sooner"))
                 evict.abort("pushed out by a newer connection")
-            if len(self._conns) >= self.max_connections:
-                conn.send(P.error(P.FULL, f"the server takes at most {self.max_connections} connections"))
-                return
+                self._conns.discard(evict)
             self._conns.add(conn)
             await self._serve(conn)
         except asyncio.CancelledError:

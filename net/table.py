@@ -312,15 +312,10 @@ class Table:
                 self._ready(item[1], item[2]["ready"])
             elif kind == "op":
                 self._op(item[1], item[2]["command"], item[2]["args"])
-        if chooses:
-            # Answers that arrive together are applied in 顺位 order, not in arrival order.
-            game = self.game
-            keyed = [
-                (game.priority_key(s.seat) if game is not None and s.seat is not None else 1 << 30, i, s, m)
-                for i, (s, m) in enumerate(chooses)
-            ]
-            for _, _, session, msg in sorted(keyed, key=lambda k: (k[0], k[1])):
-                self._human_choice(session, msg)
+        # In arrival order: a response window applies its answers in 顺位 itself, once every asked
+        # seat has answered (engine.game.Game._settle_window), so arrival order decides nothing.
+        for session, msg in chooses:
+            self._human_choice(session, msg)
         self._run_clock()
 
     async def _flush(self) -> None:

@@ -22,6 +22,8 @@ BAD_FLAGS = [
     (["host", "--port", "-1"], "--port", "1 to 65535"),
     (["host", "--bots", "12"], "--bots", "0 to 9"),
     (["host", "--bot-delay", "-3"], "--bot-delay", "0 to 3600"),
+    (["host", "--deck", "tarot"], "--deck", "resolved, fixed_method_by_function"),
+    (["host", "--character-choices", "5"], "--character-choices", "choose from 2, 3"),
     (["play", "--players", "12"], "--players", "3 to 9"),
     (["play", "--bots", "genius"], "--bots", "random, basic, normal"),
     (["play", "--bot-delay", "soon"], "--bot-delay", "seconds"),
@@ -55,6 +57,16 @@ def test_the_installed_command_refuses_a_bad_flag_with_exit_2_and_no_traceback()
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "--port" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(("argv", "allowed"), [
+    (["--identities", "foo"], "choose one of default, novice"),
+    (["--players", "5", "--no-characters"], "without characters choose a configuration with no neutrals"),
+])
+def test_a_table_the_rules_do_not_allow_is_refused_with_exit_2(argv: list[str], allowed: str) -> None:
+    proc = subprocess.run([sys.executable, "-m", "fengsheng_tui.cli", "host", "--port", "0", "--no-advertise", *argv],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2 and allowed in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_version_comes_from_the_package_metadata(capsys: pytest.CaptureFixture[str]) -> None:
@@ -149,3 +161,61 @@ def test_host_makes_its_tables_folder_private_and_prunes_old_games(tmp_path: Pat
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize(("words", "expected"), [(["ho"], "host"), (["host", "--pl"], "--players"),
+                                                 (["play", "--bo"], "--bots"), (["completion", ""], "zsh")])
+def test_bash_completion_completes_subcommands_and_flags(tmp_path: Path, words: list[str], expected: str) -> None:
+    script = tmp_path / "fengsheng.bash"
+    proc = subprocess.run([sys.executable, "-m", "fengsheng_tui.cli", "completion", "bash"],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0
+    script.write_text(proc.stdout)
+    line = " ".join(["fengsheng", *words])
+    shell = (f'source {script}; COMP_WORDS=(fengsheng {" ".join(repr(w) for w in words)}); '
+             f'COMP_CWORD={len(words)}; COMP_LINE="{line}"; COMP_POINT={len(line)}; '
+             '_shtab_fengsheng; printf "%s\\n" "${COMPREPLY[@]}"')
+    out = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=30).stdout.split()
+    assert expected in out
+
+
+def test_zsh_completion_names_every_subcommand() -> None:
+    from fengsheng_tui.cli import SUBCOMMANDS
+
+    proc = subprocess.run([sys.executable, "-m", "fengsheng_tui.cli", "completion", "zsh"],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0 and proc.stdout.startswith("#compdef fengsheng")
+    assert all(f"    {name}:'" in proc.stdout for name in SUBCOMMANDS)
+
+
+def test_a_closed_pipe_is_not_a_traceback() -> None:
+    proc = subprocess.run(f"{sys.executable} -m fengsheng_tui.cli completion bash | head -1",
+                          shell=True, capture_output=True, text=True, timeout=30)
+    assert proc.stdout.startswith("#") and "Traceback" not in proc.stderr
+
+
+def test_every_package_the_game_imports_is_a_declared_dependency() -> None:
+    """A dependency that only arrives through another one (ifaddr through zeroconf) breaks the day
+    that one stops bringing it."""
+    import ast
+    import re
+    import tomllib
+    from importlib.metadata import packages_distributions
+
+    root = Path(__file__).resolve().parents[1]
+    own = {"engine", "net", "bots", "fengsheng_tui"}
+    imported: set[str] = set()
+    for package in own:
+        for path in (root / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    imported.update(alias.name.split(".")[0] for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    imported.add(node.module.split(".")[0])
+    third_party = imported - own - set(sys.stdlib_module_names)
+    declared = {re.split(r"[<>=!~ \[;]", dep)[0].lower().replace("_", "-")
+                for dep in tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]}
+    dists = packages_distributions()
+    missing = {name: dists.get(name) for name in third_party
+               if not any(d.lower().replace("_", "-") in declared for d in dists.get(name, [name]))}
+    assert not missing, f"imported but not declared in pyproject.toml: {missing}"

@@ -182,6 +182,7 @@ async def test_browse_cli_from_separate_process_and_name_clash() -> None:
         "phase": "lobby",
         "password": True,
         "addresses": ["127.0.0.1"],
+        "compatible": True,
     }
     clash = games[renamed]
     assert (clash["port"], clash["seats_taken"], clash["password"]) == (40003, 0, False)

@@ -160,7 +160,7 @@ CHARACTER_BASE = {
     **BASE,
     "characters": ["shanling", "laogui", "shanling", "shanling"],
     "hands": [["锁定/black"], ["截获/black"], [], []],
-    "steps": [{"seat": 0, "play": "锁定", "target": 1}],
+    "steps": [{"seat": 0, "play": "锁定", "target": 1}, {"all_pass": True}],
     "expect": {"prompt": {"seat": 1, "kind": "skill", "skill": "就计"}, "face_up": {"1": False}},
 }
 
@@ -178,7 +178,7 @@ def test_characters_skills_and_faces_in_scenarios() -> None:
 def test_character_steps_and_keys_that_cannot_hold_fail() -> None:
     assert "not implemented" in run_scenario({**CHARACTER_BASE, "characters": ["nobody"] * 4}).reason
     face_up_first = {**CHARACTER_BASE, "face_up": [1]}
-    assert "seat 1 is asked 'response', expected 'skill'" in run_scenario(face_up_first).reason
+    assert "seat 1 has no open prompt" in run_scenario(face_up_first).reason
     wrong_skill = {**CHARACTER_BASE, "steps": [*CHARACTER_BASE["steps"], {"seat": 1, "skill": "遗志"}]}
     assert "no legal option" in run_scenario(wrong_skill).reason
     not_his = {**CHARACTER_BASE, "steps": [{"expect_refused": True, "seat": 0, "skill": "就计"}]}

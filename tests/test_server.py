@@ -189,7 +189,7 @@ async def test_expired_prompts_take_the_engine_default_and_every_countdown_is_pu
 async def test_dropped_seat_goes_offline_then_a_bot_plays_it_until_the_owner_returns() -> None:
     table = Table(
         "t", players=4, timers=LONG, bot_delay=0.02, offline_timeout=0.2, standin_grace=0.4,
-        auto_start=True, seed=8,
+        auto_start=True, seed=9,  # a game long enough for the owner to play again after his return
     )
     table.add_bot()
     table.add_bot()

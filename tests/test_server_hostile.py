@@ -149,11 +149,19 @@ async def test_every_hostile_input_hurts_only_its_own_connection() -> None:
         raw.bytes(struct.pack(">I", 100) + b"\x82" * 10)
         assert (await raw.next_of("error"))["code"] == P.BAD_FRAME and await raw.closed()
 
-        # More connections than the cap: the extra ones are told the server is full.
+        # More connections than the cap: a newcomer pushes out the oldest connection still
+        # without a hello (room kept for a returning seat); with none waiting, it is told full.
         idle = [await Raw.open(server.port) for _ in range(CAP - 1)]  # + the honest client = CAP
         extra = await Raw.open(server.port)
-        assert (await extra.frame())["code"] == P.FULL and await extra.closed()
-        for r in idle:
+        assert (await idle[0].frame())["type"] == "bye" and await idle[0].closed()
+        extra.send(P.hello("extra", spectate=True))
+        assert (await extra.frame())["type"] == "welcome"
+        for r in idle[1:]:
+            r.send(P.hello(f"idle{idle.index(r)}", spectate=True))
+            assert (await r.frame())["type"] == "welcome"
+        late = await Raw.open(server.port)
+        assert (await late.frame())["code"] == P.FULL and await late.closed()
+        for r in [*idle, extra]:
             r.close()
         await asyncio.sleep(0.1)
         assert server.connections <= 2

@@ -24,6 +24,7 @@ from ..steps import continuation, step
 if TYPE_CHECKING:
     from ..game import Game
 
+DYING = "dying"  # the event of a death under way (RULES.md §8.1)
 MALE = "M"
 FEMALE = "F"
 BOTH = "both"
@@ -50,7 +51,11 @@ class Active:
 @dataclass(frozen=True)
 class Triggered:
     """A skill that answers an event. `when(game, owner, ctx)` says whether it may fire;
-    `targets(game, owner, ctx)` lists its choices (None: just "use it"); forced skills need no consent."""
+    `targets(game, owner, ctx)` lists its choices (None: just "use it"); forced skills need no consent.
+
+    `early`: part of the event itself, applied before deaths and victory are checked (小白's 败露);
+    every other skill answering a message that lands comes after that check. `saves`: it can
+    undo a death under way (救美), so it is asked before the death's other triggers."""
 
     name: str
     event: str
@@ -59,6 +64,8 @@ class Triggered:
     targets: Callable[[Game, int, dict[str, Any]], list[P.Option]] | None = None
     flip: bool = False
     forced: bool = False
+    early: bool = False
+    saves: bool = False
 
 
 @dataclass(frozen=True)
@@ -89,6 +96,7 @@ class Character:
     skills: tuple[Skill, ...] = ()
     task: Task | None = None  # a neutral's secret task
     task_at: str | None = None  # None: checked after every step; "death" / "declaring": only then
+    death_task: Task | None = None  # a second part of an always-judged task, judged at a death (小白)
     implemented: bool = False
     acts: bool = False  # has an active skill: face-up, it may act in a window (asked by public facts)
     active_at: dict[str, tuple[Active, ...]] = field(default_factory=dict)  # moment -> its active skills
@@ -137,14 +145,15 @@ def _data() -> dict[str, dict[str, Any]]:
     return {c["id"]: c for c in json.loads(text)["characters"] if c["set"] == "base"}
 
 
-def register(cid: str, skills: tuple[Skill, ...], task: Task | None = None, task_at: str | None = None) -> Character:
+def register(cid: str, skills: tuple[Skill, ...], task: Task | None = None, task_at: str | None = None,
+             death_task: Task | None = None) -> Character:
     d = _data()[cid]
     character = Character(
         id=cid, name=d["name_zh"], name_en=d["name_en"], hidden=bool(d["hidden"]),
         gender=BOTH if cid == "xiaobai" else d["gender"],
         skill_names=tuple(s["name_zh"] for s in d["skills"]),
         task_zh=(d["secret_task"] or {}).get("summary_zh"), task_en=(d["secret_task"] or {}).get("summary_en"),
-        skills=skills, task=task, task_at=task_at, implemented=True,
+        skills=skills, task=task, task_at=task_at, death_task=death_task, implemented=True,
         acts=any(isinstance(s, Active) for s in skills),
         active_at={moment: tuple(s for s in skills if isinstance(s, Active) and moment in s.moments)
                    for moment in {m for s in skills if isinstance(s, Active) for m in s.moments}},
@@ -369,11 +378,12 @@ def _skill(game: Game, seat: int, name: str | None) -> Skill:
 
 # ---------------------------------------------------------------------- triggered skills
 
-def fire(game: Game, event: str, ctx: dict[str, Any], forced: bool | None = None) -> None:
-    """Queue an offer for each triggered skill answering `event`, first in 顺位 from the current player.
+def fire(game: Game, event: str, ctx: dict[str, Any], early: bool | None = None) -> None:
+    """Queue an offer for each triggered skill answering `event`, first in 顺位 from the current player
+    (RULES.md §6.4 point 4); a skill that can undo a death (救美) before the death's other triggers.
 
-    `forced` narrows to forced (True) or optional (False) skills, for events whose forced skills
-    must come before the death and victory check and whose optional ones after it."""
+    `early` narrows to the skills that are part of the event (True) or the others (False), for an
+    event whose death and victory check comes between them."""
     answering = game.cast.answering.get(event)
     if not answering:
         return
@@ -382,14 +392,23 @@ def fire(game: Game, event: str, ctx: dict[str, Any], forced: bool | None = None
         if seat not in answering:
             continue
         c = character_of(game, seat)
-        if c is None:
+        if c is None or not answers(game, seat, event, ctx):
             continue
         for skill in c.skills:
             if isinstance(skill, Triggered) and skill.event == event and usable(game, seat, skill) \
-                    and (forced is None or skill.forced == forced) and skill.when(game, seat, ctx):
-                offers.append((seat, skill.name))
-    for seat, name in reversed(offers):
+                    and (early is None or skill.early == early) and skill.when(game, seat, ctx):
+                offers.append((not skill.saves, seat, skill.name))
+    offers.sort(key=lambda o: o[0])  # stable: 顺位 kept within each group
+    for _, seat, name in reversed(offers):
         game.push("skill.offer", seat, skill=name, ctx=ctx)
+
+
+def answers(game: Game, seat: int, event: str, ctx: dict[str, Any]) -> bool:
+    """RULES.md §8.1: a dying player is dead but for his own death procedure, so of his skills
+    only those answering his own death still fire (遗志, 后著, 搜取 on himself)."""
+    if not game.is_dying(seat):
+        return True
+    return event == DYING and ctx.get("seat") == seat
 
 
 @step("skill.offer")
@@ -401,7 +420,7 @@ def _offer(game: Game, st: Step) -> None:
     skill = _skill(game, seat, st.data["skill"])
     assert isinstance(skill, Triggered)
     ctx = st.data["ctx"]
-    if not usable(game, seat, skill) or not skill.when(game, seat, ctx):
+    if not usable(game, seat, skill) or not answers(game, seat, skill.event, ctx) or not skill.when(game, seat, ctx):
         return
     choices = skill.targets(game, seat, ctx) if skill.targets is not None else [P.option("use", name=skill.name)]
     if not choices:
@@ -457,7 +476,7 @@ def task_seat(game: Game) -> int | None:
     found, distance = None, n
     for seat in tasked:
         player = seats[seat]
-        if player.identity == NEUTRAL and player.in_game and (seat - current) % n < distance:
+        if player.identity == NEUTRAL and game.standing(seat) and (seat - current) % n < distance:
             c = character_of(game, seat)
             assert c is not None and c.task is not None
             if c.task(game, seat, {}):
@@ -468,13 +487,16 @@ def task_seat(game: Game) -> int | None:
 def death_task_winner(game: Game, victim: int) -> int | None:
     """A task judged at a death (the victim's own, or a killer's: RULES.md §8.1 [DECISION] killer)."""
     s = game.state
-    ctx = {"victim": victim, "killer": game.killer_of(victim)}
+    ctx = {"victim": victim, "killer": s.killers.get(victim)}
     for seat in game.order_from(s.current):
         player = s.seats[seat]
         c = character_of(game, seat)
-        if player.identity != "neutral" or c is None or c.task is None or c.task_at != "death":
+        if player.identity != "neutral" or c is None:
             continue
-        if (player.in_game or seat == victim) and c.task(game, seat, ctx):
+        task = c.task if c.task_at == "death" else c.death_task
+        if task is None:
+            continue
+        if (game.standing(seat) or seat == victim) and task(game, seat, ctx):
             return seat
     return None
 

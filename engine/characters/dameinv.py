@@ -75,7 +75,7 @@ AIQING = Active("爱情", ANY_TIME, _aiqing_targets, _aiqing, stack=True)
 def _task(game: Game, seat: int, ctx: dict[str, Any]) -> bool:
     """A male character declares victory while she, still in the game, holds at most 1 black message."""
     declarer = ctx["declarer"]
-    return (declarer != seat and is_male(game, declarer) and game.state.seats[seat].in_game
+    return (declarer != seat and is_male(game, declarer) and game.standing(seat)
             and game.colour_count(seat, BLACK) <= 1)
 
 

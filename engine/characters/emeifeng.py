@@ -16,10 +16,11 @@ if TYPE_CHECKING:
 
 
 def _jieshangjie_targets(game: Game, owner: int, moment: str) -> list[Target] | None:
-    """In another player's turn while a message travels (transmit or arrive window), face-down only."""
+    """In another player's turn while a message travels (transmit or arrive window), face-down only;
+    not by a seat the message skips (调虎离山 [DECISION]: he takes no part in it)."""
     s = game.state
     m = s.message
-    if s.seats[owner].face_up or s.current == owner or m is None or m.sender == owner:
+    if s.seats[owner].face_up or s.current == owner or m is None or m.sender == owner or owner in m.skipped:
         return None
     return [NO_TARGET]
 
@@ -27,7 +28,7 @@ def _jieshangjie_targets(game: Game, owner: int, moment: str) -> list[Target] | 
 def _jieshangjie(game: Game, item: StackItem) -> None:
     """截上截: the message comes to him and he must take it, even from under a 截获 or a 退回."""
     m = game.state.message
-    if m is None or not game.state.seats[item.user].in_game:
+    if m is None or not game.state.seats[item.user].in_game or item.user in m.skipped:
         return
     m.intercepted_by = item.user
     m.position = item.user

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import prompts as P
-from ..cards import BLACK
 from ..functions import Target
 from ..state import StackItem, Step
 from ..steps import continuation
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
 def still_dying(game: Game, seat: int) -> bool:
     """A death trigger answers only a death still under way (救美 may have saved her meanwhile)."""
     s = game.state
-    return seat in s.dying and s.seats[seat].in_game and game.colour_count(seat, BLACK) >= 3
+    return seat in s.dying and s.seats[seat].in_game
 
 
 def _xianji_targets(game: Game, owner: int, moment: str) -> list[Target] | None:

@@ -37,10 +37,11 @@ DANYAO_WUXIAN = Active("弹药无限", ANY_TIME, _empty_handed, _danyao_wuxian, 
 
 
 def _task(game: Game, seat: int, ctx: dict[str, Any]) -> bool:
-    """A victory declared while nobody has died is his instead: the declaration fails (its co-winners too)."""
+    """A victory declared while nobody has died is his instead: the declaration fails (its co-winners too).
+    A player whose death is under way has died (RULES.md §8.1)."""
     s = game.state
     declaring = s.declaring
-    if s.deaths or declaring is None or ctx.get("declarer") == seat or not s.seats[seat].in_game:
+    if s.deaths or s.dying or declaring is None or ctx.get("declarer") == seat or not game.standing(seat):
         return False
     game.log("declaration_void", seat=declaring["declarer"], by=seat)
     game.log("task_completed", seat=seat, character="fushe")

@@ -10,6 +10,7 @@ from ..config import LATENT, MILITARY
 from ..functions import Target
 from ..state import StackItem
 from . import Active, Triggered, register
+from .fuping import still_dying
 from .heimeigui import ANY_TIME, place_blacks
 from .laoqiang import reveal_identity
 
@@ -43,9 +44,10 @@ AMBUSH = Active("潜藏伏击", ANY_TIME, _ambush_targets, _ambush, flip=True, s
 
 
 def _other_dies(game: Game, owner: int, ctx: dict[str, Any]) -> bool:
-    """Showing the identity card is the cost, so only while it is hidden; she needs a black card."""
+    """A death still under way (not one 救美 stopped); showing the identity card is the cost, so only
+    while it is hidden; she needs a black card."""
     s = game.state
-    return ctx["seat"] != owner and not s.seats[owner].revealed \
+    return ctx["seat"] != owner and still_dying(game, ctx["seat"]) and not s.seats[owner].revealed \
         and any(game.card(c).colour == BLACK for c in s.seats[owner].hand) and bool(_receivers(game, owner))
 
 

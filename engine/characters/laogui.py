@@ -9,13 +9,15 @@ from ..cards import LOCK, PROBE, RED
 from ..state import Step
 from ..steps import step
 from . import Passive, Triggered, register
+from .fuping import still_dying
 
 if TYPE_CHECKING:
     from ..game import Game
 
 
 def _targeted(game: Game, owner: int, ctx: dict[str, Any]) -> bool:
-    """Flipping is the skill's cost, so it needs the card face-down (docs/rules-notes.md, Characters)."""
+    """"成为…的目标时": once the 试探 or 锁定 aimed at her has resolved, not 识破'd (RULES.md §6.5).
+    Flipping is the skill's cost, so it needs the card face-down (docs/rules-notes.md, Characters)."""
     return ctx["target"] == owner and ctx["function"] in (PROBE, LOCK) and not game.state.seats[owner].face_up
 
 
@@ -24,13 +26,14 @@ def _jiuji(game: Game, owner: int, ctx: dict[str, Any], opt: P.Option) -> None:
     game.draw(owner, 2)
 
 
-JIUJI = Triggered("就计", "played", _targeted, _jiuji, flip=True)
+JIUJI = Triggered("就计", "resolved", _targeted, _jiuji, flip=True)
 
 CHENGFU = Passive("城府")  # engine/functions/probe.py asks its owner how to answer
 
 
 def _dying_self(game: Game, owner: int, ctx: dict[str, Any]) -> bool:
-    return ctx["seat"] == owner and bool(game.state.seats[owner].hand) and bool(game.others_in_game(owner))
+    return ctx["seat"] == owner and still_dying(game, owner) and bool(game.state.seats[owner].hand) \
+        and bool(game.others_in_game(owner))
 
 
 def _yizhi_targets(game: Game, owner: int, ctx: dict[str, Any]) -> list[P.Option]:
@@ -45,7 +48,7 @@ def _yizhi(game: Game, owner: int, ctx: dict[str, Any], opt: P.Option) -> None:
     game.log("hand_given", seat=owner, to=opt.target_seat, count=len(hand))
     key = f"yizhi:{len(game.events)}"
     game.state.table[key] = hand
-    game.push("laogui.yizhi_rest", opt.target_seat, key=key)
+    game.push("laogui.yizhi_rest", opt.target_seat, by=owner, key=key)
     for _ in range(min(3, len(hand))):
         game.push("laogui.yizhi_take", opt.target_seat, by=owner, key=key)
 
@@ -59,8 +62,18 @@ def _take(game: Game, st: Step) -> None:
 
 @step("laogui.yizhi_rest")
 def _rest(game: Game, st: Step) -> None:
-    """[I] the cards he did not draw go to the discard pile."""
-    game.state.discard.extend(game.state.table.pop(st.data["key"]))
+    """CHARACTERS.md 遗志 [DECISION]: the cards he did not draw stay in his hand (they were handed to
+    him); only he sees which they are. If he is out of the game by now they are discarded."""
+    s = game.state
+    rest = s.table.pop(st.data["key"])
+    receiver = st.seat
+    if receiver is None or not s.seats[receiver].in_game or game.over:
+        s.discard.extend(rest)
+        return
+    s.seats[receiver].hand.extend(rest)
+    game.log("cards_kept", {"cards": [game.face(c) for c in rest]}, seen_by=(receiver,), seat=receiver,
+             source=st.data["by"], count=len(rest))
+    game.push("check_end")  # a task about the hand may now be met
 
 
 YIZHI = Triggered("遗志", "dying", _dying_self, _yizhi, targets=_yizhi_targets)

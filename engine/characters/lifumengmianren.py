@@ -34,19 +34,21 @@ def _woman_dies(game: Game, owner: int, ctx: dict[str, Any]) -> bool:
 
 
 def _jiumei(game: Game, owner: int, ctx: dict[str, Any], opt: P.Option) -> None:
-    """救美: show his identity, burn every black message in front of him and of her: she lives."""
+    """救美: show his identity, burn every black message in front of him and of her: she did not die,
+    so no other trigger of her death runs (it is asked first for that reason)."""
     reveal_identity(game, owner)
     for seat in dict.fromkeys((owner, ctx["seat"])):
         for card in [c for c in game.state.seats[seat].messages if game.card(c).colour == BLACK]:
             burn(game, seat, card, owner)
+    game.save(ctx["seat"])
 
 
-JIUMEI = Triggered("救美", "dying", _woman_dies, _jiumei)
+JIUMEI = Triggered("救美", "dying", _woman_dies, _jiumei, saves=True)
 
 
 def _task(game: Game, seat: int, ctx: dict[str, Any]) -> bool:
-    """A female character declares victory while he is still in the game."""
-    return ctx["declarer"] != seat and is_female(game, ctx["declarer"]) and game.state.seats[seat].in_game
+    """A female character declares victory while he is still in the game (a dying player is dead)."""
+    return ctx["declarer"] != seat and is_female(game, ctx["declarer"]) and game.standing(seat)
 
 
 CHARACTER = register("lifumengmianren", (YINGXIONG, JIUMEI), task=_task, task_at="declaring")

@@ -35,8 +35,9 @@ KAOWEN = Triggered("拷问", "played", _probes, _kaowen)
 
 
 def _dies(game: Game, owner: int, ctx: dict[str, Any]) -> bool:
+    """"任一玩家死亡时": any player, herself included (RULES.md §8.1; docs/rules-notes.md)."""
     seat = ctx["seat"]
-    return seat != owner and still_dying(game, seat) and bool(game.state.seats[seat].hand)
+    return still_dying(game, seat) and bool(game.state.seats[seat].hand)
 
 
 def _souqu(game: Game, owner: int, ctx: dict[str, Any], opt: P.Option) -> None:

@@ -37,7 +37,7 @@ def _partners(game: Game, owner: int) -> list[int]:
     declaring = s.declaring or {"winners": []}
     return [p.index for p in s.seats
             if p.index != owner and p.index not in declaring["winners"] and is_female(game, p.index)
-            and (p.in_game or s.config.dead_share_win)]
+            and (game.standing(p.index) or s.config.dead_share_win)]
 
 
 def _declares(game: Game, owner: int, ctx: dict[str, Any]) -> bool:

@@ -92,21 +92,23 @@ def _bailu(game: Game, owner: int, ctx: dict[str, Any], opt: P.Option) -> None:
     game.lose(owner)
 
 
-BAILU = Triggered("败露", "obtained", _six_messages, _bailu, forced=True)
+BAILU = Triggered("败露", "obtained", _six_messages, _bailu, forced=True, early=True)
 
 
-def _side_out(game: Game, identity: str, victim: int | None) -> bool:
-    members = [p for p in game.state.seats if p.identity == identity]
-    return bool(members) and all(not p.in_game or p.index == victim for p in members)
+def _side_out(game: Game, identity: str) -> bool:
+    members = [p.index for p in game.state.seats if p.identity == identity]
+    return bool(members) and not any(game.standing(seat) for seat in members)
+
+
+def _first_to_die(game: Game, seat: int, ctx: dict[str, Any]) -> bool:
+    """Judged at a death: he is the first player to die."""
+    return ctx.get("victim") == seat and not game.state.deaths
 
 
 def _task(game: Game, seat: int, ctx: dict[str, Any]) -> bool:
-    """Judged at a death: he is the first to die, or this death leaves 潜伏战线 or 军情处 with nobody
-    in the game (dead or lost)."""
-    victim = ctx.get("victim")
-    if victim == seat and not game.state.deaths:
-        return True
-    return _side_out(game, LATENT, victim) or _side_out(game, MILITARY, victim)
+    """Judged after every change: 潜伏战线 or 军情处 has every member out of the game (出局: dead or
+    lost; a dying one counts as dead), whether a death or a loss did it."""
+    return _side_out(game, LATENT) or _side_out(game, MILITARY)
 
 
-CHARACTER = register("xiaobai", (QIAOZHUANG, SHOUMAI, BAILU), task=_task, task_at="death")
+CHARACTER = register("xiaobai", (QIAOZHUANG, SHOUMAI, BAILU), task=_task, death_task=_first_to_die)

@@ -38,14 +38,14 @@ def _other_dies_unrevealed(game: Game, owner: int, ctx: dict[str, Any]) -> bool:
 
 def _linwei(game: Game, owner: int, ctx: dict[str, Any], opt: P.Option) -> None:
     """临危受命: her identity card leaves the game face-down and she takes his; then a message in
-    front of a player (not the dying one) is swapped with the top card of the draw pile."""
+    front of any player ("任一", the dying one included: it does not undo his death, RULES.md §8.1)
+    is swapped with the top card of the draw pile."""
     s = game.state
     victim = ctx["seat"]
     s.seats[owner].identity = s.seats[victim].identity
     s.seats[victim].identity = NO_IDENTITY
     game.log("identity_taken", {"identity": s.seats[owner].identity}, seen_by=(owner,), seat=owner, source=victim)
-    options = [P.option("swap", None, seat, card) for seat in game.in_game() if seat != victim
-               for card in s.seats[seat].messages]
+    options = [P.option("swap", None, seat, card) for seat in game.in_game() for card in s.seats[seat].messages]
     if options:
         game.ask(owner, P.SKILL, options, options[0].id, then="zhimingxiangshui.swap")
 

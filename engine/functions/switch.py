@@ -22,10 +22,10 @@ def targets(game: Game, user: int, moment: str) -> list[Target] | None:
 def resolve(game: Game, item: StackItem) -> None:
     s = game.state
     m = s.message
-    if m is None or item.card < 0 or item.card not in s.discard:
+    if m is None or item not in s.resolving:
         return
     old = m.card
-    s.discard.remove(item.card)  # the stack put it there a moment ago: it becomes the message instead
+    s.resolving.remove(item)  # it lies on the table while it resolves: it becomes the message instead
     s.discard.append(old)
     face: dict[str, object] = {"old": game.face(old)}
     secret, public = ({}, face) if m.face_up else (face, {})

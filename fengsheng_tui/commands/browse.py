@@ -30,6 +30,8 @@ def run(args: argparse.Namespace) -> int:
 
     from net.discovery import DiscoveryError, browse_once
 
+    from ..safe_text import clean, clean_tree
+
     if args.timeout <= 0:
         print("fengsheng browse: --timeout must be positive", file=sys.stderr)
         return 2
@@ -39,15 +41,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"fengsheng browse: {exc}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps([dataclasses.asdict(game) for game in games], ensure_ascii=False))
+        # TXT values come from anyone on the LAN: discovery validated them, and what is printed
+        # holds no control character either way (JSON escapes them; plain text drops them).
+        listing = [{**dataclasses.asdict(game), "compatible": game.compatible} for game in games]
+        print(json.dumps(clean_tree(listing), ensure_ascii=False))
         return 0
     if not games:
         print(f"No games found (listened {args.timeout:g} s).", file=sys.stderr)
     for game in games:
-        print(
+        other = "" if game.compatible else " (incompatible)"
+        print(clean(
             f"{game.table}  {game.host}:{game.port}  seats {game.seats_taken}/{game.seats_total}"
-            f"  {game.phase}  password {'yes' if game.password else 'no'}  v{game.version}"
-        )
+            f"  {game.phase}  password {'yes' if game.password else 'no'}  v{game.version}{other}"
+        ))
     return 0
 
 

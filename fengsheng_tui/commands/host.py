@@ -53,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="play with characters (default: only when the players or identities need them)")
     parser.add_argument("--character-choices", type=int, choices=(2, 3), default=3, metavar="2|3",
                         help="characters dealt to each player to pick from (default: 3)")
-    parser.add_argument("--deck", default="resolved", metavar="NAME",
+    parser.add_argument("--deck", type=options.deck, default="resolved", metavar="NAME",
                         help="deck variant: resolved (default), fixed_method_by_function, seed000_literal, later")
     parser.add_argument("--bots", type=options.count(0, 9), default=0, metavar="K", help="seat K bots now")
     parser.add_argument("--password", default=None, help="table password")
@@ -71,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=options.seconds, default=None, metavar="S", help="pause before a bot answers")
     parser.add_argument("--web", type=options.port, default=None, metavar="PORT",
                         help="also serve the game to browsers on PORT: each tab is a guest (see README)")
-    parser.add_argument("--ssh", default=None, metavar="[ADDR:]PORT",
+    parser.add_argument("--ssh", type=options.listen, default=None, metavar="[ADDR:]PORT",
                         help="also let guests in over SSH on PORT (any user name, no key): see docs/ssh.md")
     parser.add_argument("--ssh-limits", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     async def main() -> int:
+        from engine import ConfigError
         from fengsheng_tui.local_game import needs_characters
         from net.journal import JournalError
         from net.server import DEFAULT_PORT, GameServer
@@ -119,6 +120,9 @@ def run(args: argparse.Namespace) -> int:
                 )
                 for _ in range(args.bots):
                     table.add_bot()
+        except ConfigError as exc:  # the flags name a table the rules do not allow
+            print(f"fengsheng host: {exc}", file=sys.stderr)
+            return 2
         except (JournalError, OSError, ValueError) as exc:
             print(f"fengsheng host: {exc}", file=sys.stderr)
             return 1
@@ -155,7 +159,9 @@ def run(args: argparse.Namespace) -> int:
             from fengsheng_tui.doors.ssh import open_door as open_ssh
 
             try:
-                ssh_door = await open_ssh(args.ssh, table, server.host, server.port, data_dir,
+                from fengsheng_tui.paths import data_dir as door_dir
+
+                ssh_door = await open_ssh(args.ssh, table, server.host, server.port, args.data_dir or door_dir(),
                                           args.interface or "0.0.0.0", address, args.ssh_limits)
             except (OSError, ValueError) as exc:
                 print(f"fengsheng host: no SSH door on {args.ssh}: {exc}", file=sys.stderr)

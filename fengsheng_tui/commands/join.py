@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("address", nargs="?", metavar="HOST[:PORT]",
                         help="the server (default: the server's default port); without it, browse the LAN")
     parser.add_argument("--lang", choices=("zh", "en"), default=None,
-                        help="language (default: the one saved in Settings, else zh)")
+                        help="language (default: the one saved in Settings, else the locale's: zh_* Chinese, else English)")
     parser.add_argument("--name", default=None, help="your name at the table")
     parser.add_argument("--password", default=None, help="the table password, if it has one")
     parser.add_argument("--spectate", action="store_true", help="watch without taking a seat")
     parser.add_argument("--host-token", default=None, metavar="TOKEN",
                         help="the host token `fengsheng host` printed: join with the host rights")
+    parser.add_argument("--log", type=Path, default=None, metavar="FILE",
+                        help="append the client's and Textual's log to FILE (see docs/logging.md)")
     parser.add_argument("--mono", action=argparse.BooleanOptionalAction, default=None,
                         help="no colours (红/蓝/黑 are always written); default: as saved in Settings")
     parser.add_argument("--interface", dest="interfaces", action="append", metavar="IP",
@@ -27,6 +30,13 @@ def run(args: argparse.Namespace) -> int:
 
     if not has_tty():
         print(NO_TTY.format(cmd="join"), file=sys.stderr)
+        return 2
+    from fengsheng_tui.logs import start_logging
+
+    try:
+        start_logging(args.log)
+    except OSError as exc:
+        print(f"fengsheng join: --log: {exc}", file=sys.stderr)
         return 2
     from fengsheng_tui.app import FengshengApp
     from fengsheng_tui.preferences import resolve_lang

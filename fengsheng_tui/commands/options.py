@@ -27,11 +27,28 @@ def port(text: str) -> int:
     return value
 
 
+def listen(text: str) -> str:
+    """`PORT` or `ADDRESS:PORT` (the doors' `--ssh`), checked here, parsed by the door."""
+    address, sep, number = text.rpartition(":")
+    port(number)
+    if sep and not address:
+        raise argparse.ArgumentTypeError(f"{text!r}: give PORT or ADDRESS:PORT")
+    return text
+
+
 def bot_level(text: str) -> str:
     from bots import LEVELS
 
     if text not in LEVELS:
         raise argparse.ArgumentTypeError(f"no bot level {text!r}: choose {', '.join(LEVELS)}")
+    return text
+
+
+def deck(text: str) -> str:
+    from engine.cards import deck_variants
+
+    if text not in deck_variants():
+        raise argparse.ArgumentTypeError(f"no deck {text!r}: choose {', '.join(deck_variants())}")
     return text
 
 

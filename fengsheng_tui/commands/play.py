@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from fengsheng_tui.commands import options
 from fengsheng_tui.commands.host import add_keep_games
+from fengsheng_tui.logs import start_logging
 
 if TYPE_CHECKING:
     from fengsheng_tui.local_game import LocalTable
@@ -29,10 +30,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--characters", action=argparse.BooleanOptionalAction, default=None,
                         help="play with characters (default: only when the player count needs them, as 5 does)")
     parser.add_argument("--lang", choices=("zh", "en"), default=None,
-                        help="language (default: the one saved in Settings, else zh)")
+                        help="language (default: the one saved in Settings, else the locale's: zh_* Chinese, else English)")
     parser.add_argument("--lan", action="store_true", help="advertise the table so friends on the LAN can join")
     parser.add_argument("--web", type=options.port, default=None, metavar="PORT",
                         help="let friends join from a browser at this port (seats stay open; see README)")
+    parser.add_argument("--ssh", type=options.listen, default=None, metavar="[ADDR:]PORT",
+                        help="let friends join over SSH at this port (seats stay open; see docs/ssh.md)")
     parser.add_argument("--name", default=None, help="your name at the table")
     parser.add_argument("--bots", type=options.bot_level, default=None, metavar="LEVEL", help="bot level (default: normal)")
     parser.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
@@ -42,6 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="more (or fewer) seconds for one kind of decision, e.g. --timer response=30; "
                              "kinds: play, send, response, receive, probe_discard (repeatable)")
     add_keep_games(parser)
+    parser.add_argument("--log", type=Path, default=None, metavar="FILE",
+                        help="append the client's and Textual's log to FILE (see docs/logging.md)")
     parser.add_argument("--mono", action=argparse.BooleanOptionalAction, default=None,
                         help="no colours (红/蓝/黑 are always written); default: as saved in Settings")
 
@@ -59,8 +64,10 @@ def run(args: argparse.Namespace) -> int:
     if not has_tty():
         print(NO_TTY.format(cmd="play"), file=sys.stderr)
         return 2
-    if args.bot_delay < 0:
-        print("fengsheng play: --bot-delay must be 0 or more seconds", file=sys.stderr)
+    try:
+        start_logging(args.log)
+    except OSError as exc:
+        print(f"fengsheng play: --log: {exc}", file=sys.stderr)
         return 2
     from fengsheng_tui.commands.host import _parse_timers
 
@@ -83,7 +90,8 @@ async def start_table(args: argparse.Namespace, replay_dir: Path | None) -> Loca
                                    bot_level=args.bots or DEFAULT_BOT_LEVEL, bot_delay=args.bot_delay,
                                    replay_dir=replay_dir, characters=args.characters,
                                    timers=_parse_timers(getattr(args, "timer", [])),
-                                   open_seats=args.lan or getattr(args, "web", None) is not None)
+                                   open_seats=args.lan or getattr(args, "web", None) is not None
+                                   or getattr(args, "ssh", None) is not None)
 
 
 async def play(args: argparse.Namespace) -> int:
@@ -99,7 +107,7 @@ async def play(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:
         print(f"fengsheng play: {exc}", file=sys.stderr)
         return 2
-    web_door = None
+    web_door = ssh_door = None
     try:
         notices = []
         if getattr(args, "web", None) is not None:
@@ -112,11 +120,25 @@ async def play(args: argparse.Namespace) -> int:
                 print(f"fengsheng play: cannot serve browsers on port {args.web}: {exc}", file=sys.stderr)
                 return 2
             notices.append(" ".join(web_door.urls()))
+        if getattr(args, "ssh", None) is not None:
+            from fengsheng_tui.commands.host import _lan_address
+            from fengsheng_tui.doors.ssh import open_door as open_ssh
+            from fengsheng_tui.paths import data_dir
+
+            try:
+                ssh_door = await open_ssh(args.ssh, local.table, "127.0.0.1", local.port, data_dir(), "0.0.0.0",
+                                          _lan_address(), out=sys.stderr)
+            except (OSError, ValueError) as exc:
+                print(f"fengsheng play: no SSH door on {args.ssh}: {exc}", file=sys.stderr)
+                return 2
+            notices.append(f"SSH: {ssh_door.command()} · {ssh_door.fingerprint}")
         session = NetSession("127.0.0.1", local.port, name, token=local.host_token)
         app = FengshengApp(session, lang=lang, player_name=name, mono=args.mono,
                            replay_dir=local.replay_dir, notices=notices)
         await app.run_async()
     finally:
+        if ssh_door is not None:
+            await ssh_door.close()
         if web_door is not None:
             await web_door.close()
         await local.close()
@@ -124,4 +146,6 @@ async def play(args: argparse.Namespace) -> int:
         print(f"fengsheng play: the table was at port {local.port}", file=sys.stderr)
     if web_door is not None:
         print("fengsheng play: the browser door was at", *web_door.urls(), file=sys.stderr)
+    if ssh_door is not None:
+        print(f"fengsheng play: the SSH door was at {ssh_door.command()}", file=sys.stderr)
     return int(app.return_code or 0)

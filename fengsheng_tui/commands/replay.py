@@ -10,7 +10,7 @@ from pathlib import Path
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="a .replay file (written by the server at game end)")
     parser.add_argument("--lang", choices=("zh", "en"), default=None,
-                        help="language (default: the one saved in Settings, else zh)")
+                        help="language (default: the one saved in Settings, else the locale's: zh_* Chinese, else English)")
     parser.add_argument("--mono", action=argparse.BooleanOptionalAction, default=None,
                         help="no colours (红/蓝/黑 are always written); default: as saved in Settings")
 

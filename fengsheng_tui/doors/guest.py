@@ -7,12 +7,31 @@ address from the guest, so a guest can only ever reach the table the door was op
 from __future__ import annotations
 
 import argparse
+import hashlib
+import socket
 import sys
 from dataclasses import dataclass
 
 #: Seconds a guest may sit at the name prompt before the door closes (a tab left open, a port scan).
 NAME_IDLE_SECONDS = 300.0
 NAME_MAX = 20
+
+
+def loopback_source(address: str) -> str | None:
+    """A loopback address of this guest's own, 127.x.y.z, derived from his real address.
+
+    Door guests all reach the table over loopback; connecting each from his own 127/8 address
+    lets the server's per-address rules (caps, the failed-password back-off) apply per guest, as
+    they do to `fengsheng join` clients, without the server knowing doors exist. None where this
+    machine cannot bind such an address (only 127.0.0.1 configured)."""
+    digest = hashlib.sha256(address.encode()).digest()
+    source = f"127.{digest[0] % 254 + 1}.{digest[1]}.{digest[2] % 254 + 1}"
+    try:
+        with socket.socket() as probe:
+            probe.bind((source, 0))
+    except OSError:
+        return None
+    return source
 
 
 @dataclass(frozen=True)
@@ -25,8 +44,11 @@ class GuestDoor:
     default_name: str = ""
     ask_password: bool = False
     idle_seconds: float = NAME_IDLE_SECONDS
-    #: This guest's seat tokens (a browser door keeps one file per browser); None: in memory only.
-    seats_file: str | None = None
+    #: Keep seat tokens in the config folder (FENGSHENG_CONFIG: the web door gives each browser
+    #: its own), so that joining again under the same name takes the seat back.
+    keep_seats: bool = False
+    #: The local address to connect from (`loopback_source`), None: any.
+    source: str | None = None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +59,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ask-password", action="store_true", help="the table has a password: ask for it")
     parser.add_argument("--idle", type=float, default=NAME_IDLE_SECONDS, help="seconds to enter a name")
     parser.add_argument("--lang", choices=("zh", "en"), default=None)
-    parser.add_argument("--seats", default=None, metavar="FILE", help="keep seat tokens in FILE")
+    parser.add_argument("--keep-seats", action="store_true", help="keep seat tokens in the config folder")
+    parser.add_argument("--source", default=None, metavar="IP", help="connect from this local address")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     from fengsheng_tui.app import FengshengApp
 
     door = GuestDoor(args.host, args.port, args.table, args.name[:NAME_MAX], args.ask_password, args.idle,
-                     args.seats)
+                     args.keep_seats, args.source)
     app = FengshengApp(lang=args.lang, player_name=door.default_name, guest=door)
     app.run()
     return int(app.return_code or 0)

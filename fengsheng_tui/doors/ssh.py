@@ -35,11 +35,13 @@ import time
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TextIO
 
 import asyncssh
 
-from .ssh_guest import ENV, EXIT_FULL
+from ..preferences import locale_lang
+from .guest import loopback_source
+from .ssh_guest import EXIT_FULL
 
 log = logging.getLogger("fengsheng.ssh")
 
@@ -48,10 +50,14 @@ GUESTS_DIR = "ssh-guests"
 #: Longest name the server accepts (net.protocol.NAME).
 NAME_LIMIT = 24
 DEFAULT_SIZE = (80, 24)
+#: The largest window a guest's client is given (columns, rows): a bigger one is clipped.
+MAX_SIZE = (400, 150)
 #: Tries at the prompt that ended with a refused or crashed client, before the door hangs up.
 MAX_ATTEMPTS = 5
 #: Client variables passed on to the game client (display only); everything else is dropped.
 PASSED_ENV = {"COLORTERM": r"[a-z0-9]{1,16}", "TEXTUAL_ANIMATIONS": r"none|basic|full", "NO_COLOR": r".{0,8}"}
+#: Why a forwarding channel is refused, as the guest's ssh shows it.
+REFUSED = "this door only runs the game"
 TERM_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 ANSI_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -168,15 +174,23 @@ class SshDoor:
         self.table = table
         self.game_host = "127.0.0.1" if game_host in ("", "0.0.0.0") else game_host
         self.game_port = game_port
+        #: Guests' clients come from their own loopback address (`guest.loopback_source`, one per
+        #: guest machine) when the game listens on loopback.
+        self.sources = self.game_host.startswith("127.")
         self.data_dir = data_dir
         self.limits = limits or Limits()
         self.key: asyncssh.SSHKey | None = None
         self.port = 0
+        #: The address guests are told to connect to (set by `open_door`).
+        self.address = ""
         self.connections: set[_Connection] = set()
         self.sessions: set[_Session] = set()
         #: Failed table passwords per address: (failures in a row, monotonic time of the last).
         self.failures: dict[str, tuple[int, float]] = {}
         self._acceptor: Any = None
+        self._spare: _Client | None = None
+        self._spare_task: asyncio.Task[None] | None = None
+        self._closing = False
 
     @property
     def fingerprint(self) -> str:
@@ -197,8 +211,18 @@ class SshDoor:
         self.port = int(self._acceptor.get_port())
 
     async def close(self) -> None:
+        self._closing = True
         if self._acceptor is not None:
             self._acceptor.close()
+        if self._spare_task is not None:
+            await asyncio.shield(self._spare_task)
+        if self._spare is not None:
+            spare, self._spare = self._spare, None
+            spare.discard()
+            try:
+                await asyncio.wait_for(spare.process.wait(), 5)
+            except TimeoutError:
+                pass
         sessions = list(self.sessions)
         for session in sessions:
             session.hang_up()
@@ -207,6 +231,55 @@ class SshDoor:
         await asyncio.gather(*(s.gone() for s in sessions), return_exceptions=True)
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
+
+    async def client(self) -> _Client:
+        """A client process for a guest who has typed his name: the spare if one is ready (it has
+        imported the game already, which is most of a client's start-up), else a new one."""
+        if self._spare_task is not None:
+            await asyncio.shield(self._spare_task)
+        spare, self._spare = self._spare, None
+        if spare is not None and spare.process.returncode is None:
+            client = spare
+        else:
+            if spare is not None:
+                spare.discard()
+            client = await _Client.spawn(self.data_dir / GUESTS_DIR)
+        self.want_spare()
+        return client
+
+    def want_spare(self) -> None:
+        """Start the spare client if a guest is at the prompt and none is ready or coming: at most
+        one process waits, however many connections sit at the prompt."""
+        if self._spare is not None or self._spare_task is not None or self._closing:
+            return
+        if not any(s.stage in ("name", "password", "waiting", "watch") for s in self.sessions):
+            return
+        self._spare_task = asyncio.get_running_loop().create_task(self._make_spare())
+
+    def spare_unneeded(self) -> None:
+        """The last guest at the prompt has gone: end the waiting spare rather than keep it idle."""
+        if self._spare is not None and not any(
+            s.stage in ("name", "password", "waiting", "watch") for s in self.sessions
+        ):
+            spare, self._spare = self._spare, None
+            spare.discard()
+
+    async def _make_spare(self) -> None:
+        try:
+            spare = await _Client.spawn(self.data_dir / GUESTS_DIR)
+        except OSError as exc:
+            log.warning("ssh: no spare client: %s", exc)
+            return
+        finally:
+            self._spare_task = None
+        if self._closing:
+            spare.discard()
+        else:
+            self._spare = spare
+
+    def command(self, address: str | None = None) -> str:
+        """What a guest types to come in."""
+        return f"ssh -p {self.port} NAME@{address or self.address or 'HOST'}"
 
     def guest_dir(self, guest: str) -> Path:
         return self.data_dir / GUESTS_DIR / guest
@@ -330,25 +403,77 @@ class _Connection(asyncssh.SSHServer):
         return self.session
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
-        log.warning("ssh: %s asked to connect to %s:%s: refused", self.address, dest_host, dest_port)
-        return False
+        log.warning("ssh: %s asked to connect to %s:%s: refused", self.address, printable(dest_host, 80), dest_port)
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, REFUSED)
 
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
-        log.warning("ssh: %s asked to listen on %s:%s: refused", self.address, listen_host, listen_port)
+        log.warning("ssh: %s asked to listen on %s:%s: refused", self.address, printable(listen_host, 80), listen_port)
         return False
 
     def unix_connection_requested(self, dest_path: str) -> bool:
-        log.warning("ssh: %s asked to connect to %s: refused", self.address, dest_path)
-        return False
+        log.warning("ssh: %s asked to connect to %s: refused", self.address, printable(dest_path, 80))
+        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, REFUSED)
 
     def unix_server_requested(self, listen_path: str) -> bool:
-        log.warning("ssh: %s asked to listen on %s: refused", self.address, listen_path)
+        log.warning("ssh: %s asked to listen on %s: refused", self.address, printable(listen_path, 80))
         return False
 
 
 def _set_size(fd: int, size: tuple[int, int], pixels: tuple[int, int]) -> None:
     cols, rows = size
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, pixels[0], pixels[1]))
+
+
+@dataclass
+class _Client:
+    """A game client process on its own pty, waiting for its guest on a pipe (`ssh_guest`)."""
+
+    process: asyncio.subprocess.Process
+    master: int
+    config_fd: int
+
+    @classmethod
+    async def spawn(cls, folder: Path) -> _Client:
+        """Start `ssh_guest` with an environment built from scratch (the guest's part comes with
+        his config); `-s -P`: no user site-packages, no current folder on the import path."""
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        env = {"TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": str(folder), "PATH": os.defpath,
+               "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+               # A guest starts in the language the host's locale names (Settings switches it).
+               "LC_MESSAGES": "zh_CN.UTF-8" if locale_lang() == "zh" else "C.UTF-8"}
+        master, slave = os.openpty()
+        read_end, write_end = os.pipe()
+        try:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-s", "-P", "-m", "fengsheng_tui.doors.ssh_guest", str(read_end),
+                stdin=slave, stdout=slave, stderr=slave, cwd=folder, env=env, start_new_session=True,
+                pass_fds=(read_end,),
+            )
+        except BaseException:
+            os.close(master)
+            os.close(write_end)
+            raise
+        finally:
+            os.close(slave)
+            os.close(read_end)
+        return cls(process, master, write_end)
+
+    def start(self, config: dict[str, Any]) -> None:
+        """Hand the client its guest: it reads the config to the end of the pipe, then plays."""
+        try:
+            os.write(self.config_fd, json.dumps(config).encode())
+        finally:
+            os.close(self.config_fd)
+            self.config_fd = -1
+
+    def discard(self) -> None:
+        """End a client that never got a guest (closing its pipe is its signal to exit)."""
+        if self.config_fd >= 0:
+            os.close(self.config_fd)
+            self.config_fd = -1
+        os.close(self.master)
+        if self.process.returncode is None:
+            _signal_group(self.process.pid, signal.SIGHUP)
 
 
 class _Session(asyncssh.SSHServerSession):
@@ -369,6 +494,7 @@ class _Session(asyncssh.SSHServerSession):
         self.name = ""
         self.notice = ""
         self.password: str | None = None
+        self.source: str | None = None
         self.attempts = 0
         self.child: asyncio.subprocess.Process | None = None
         self.master = -1
@@ -463,8 +589,9 @@ class _Session(asyncssh.SSHServerSession):
     # ------------------------------------------------------------------ the prompt
 
     def _resize(self, width: int, height: int, pixwidth: int = 0, pixheight: int = 0) -> None:
-        self.size = (width or DEFAULT_SIZE[0], height or DEFAULT_SIZE[1])
-        self.pixels = (pixwidth, pixheight)
+        """Follow the guest's window, within MAX_SIZE: a client paints every cell it is told of."""
+        self.size = (min(width, MAX_SIZE[0]) or DEFAULT_SIZE[0], min(height, MAX_SIZE[1]) or DEFAULT_SIZE[1])
+        self.pixels = (min(pixwidth, 65535), min(pixheight, 65535))
 
     def _write(self, text: str) -> None:
         if self.chan is not None and not self.closed:
@@ -494,6 +621,7 @@ class _Session(asyncssh.SSHServerSession):
         self.editor = LineEditor(self.name)
         self._arm_timer()
         self._draw()
+        self.door.want_spare()
 
     def _header(self) -> str:
         taken, total, phase, _ = self.door.table.summary()
@@ -617,35 +745,35 @@ class _Session(asyncssh.SSHServerSession):
 
     async def _run_client(self, spectate: bool) -> int:
         folder = self.door.prepare_guest(self.guest, self.name)
-        config = {"host": self.door.game_host, "port": self.door.game_port, "table": self.door.table.name,
-                  "name": self.name, "password": self.password, "spectate": spectate}
-        env = {"TERM": self.term, "LANG": "C.UTF-8", "HOME": str(folder), "PATH": os.defpath,
-               "XDG_CONFIG_HOME": str(folder / "config"), "XDG_DATA_HOME": str(folder / "data"),
-               "PYTHONPATH": str(Path(__file__).resolve().parents[2]), ENV: json.dumps(config)}
+        env = {"TERM": self.term, "HOME": str(folder), "XDG_CONFIG_HOME": str(folder / "config"),
+               "XDG_DATA_HOME": str(folder / "data")}
         sent = self.chan.get_environment() if self.chan is not None else {}
         for variable, allowed in PASSED_ENV.items():
             value = sent.get(variable)
             if isinstance(value, str) and re.fullmatch(allowed, value):
                 env[variable] = value
-        master, slave = os.openpty()
+        self.source = loopback_source(self.conn.address) if self.door.sources else None
+        config = {"host": self.door.game_host, "port": self.door.game_port, "table": self.door.table.name,
+                  "name": self.name, "password": self.password, "spectate": spectate, "env": env,
+                  "cwd": str(folder), "source": self.source}
+        client = await self.door.client()
+        if self.closed:
+            client.discard()
+            return 0
         try:
-            _set_size(slave, self.size, self.pixels)
-            self.child = await asyncio.create_subprocess_exec(
-                sys.executable, "-P", "-m", "fengsheng_tui.doors.ssh_guest", stdin=slave, stdout=slave,
-                stderr=slave, cwd=folder, env=env, start_new_session=True,
-            )
-        except BaseException:
-            os.close(master)
+            _set_size(client.master, self.size, self.pixels)
+            client.start(config)
+        except OSError:
+            client.discard()
             raise
-        finally:
-            os.close(slave)
+        self.child, master = client.process, client.master
         self.master = master
         os.set_blocking(master, False)
         self.tail.clear()
         self.output_done.clear()
         self.stage = "playing"
-        log.info("ssh: %s plays as %r%s (client pid %d)", self.who, self.name, " (watching)" if spectate else "",
-                 self.child.pid)
+        log.info("ssh: %s plays as %r%s (client pid %d, %dx%d, from %s)", self.who, self.name,
+                 " (watching)" if spectate else "", self.child.pid, *self.size, self.source or "loopback")
         if self.closed:
             self.hang_up()
         else:
@@ -719,6 +847,7 @@ class _Session(asyncssh.SSHServerSession):
             self._timer.cancel()
             self._timer = None
         self.door.sessions.discard(self)
+        self.door.spare_unneeded()
         self._close_master()
         child = self.child
         if child is not None and child.returncode is None:
@@ -747,7 +876,7 @@ def banner(door: SshDoor, address: str) -> list[str]:
     """What the host prints at start-up: where guests connect, and the key they should see."""
     return [
         f"ssh door on port {door.port}, host key {door.fingerprint} (ED25519)",
-        f"guests type: ssh -p {door.port} NAME@{address}",
+        f"guests type: {door.command(address)}",
     ]
 
 
@@ -773,11 +902,16 @@ def parse_limits(spec: str | None) -> Limits:
 
 
 async def open_door(spec: str, table: TableInfo, game_host: str, game_port: int, data_dir: Path,
-                    listen_host: str, shown_address: str, limits: str | None = None) -> SshDoor:
-    """Start the door `--ssh SPEC` asks for and print where guests connect (raises ValueError or OSError)."""
+                    listen_host: str, shown_address: str, limits: str | None = None,
+                    out: TextIO | None = None) -> SshDoor:
+    """Start the door `--ssh SPEC` asks for and print where guests connect (raises ValueError or OSError).
+
+    `data_dir` keeps the host key and the guests' folders; `shown_address` is the LAN address
+    printed when the door listens on every interface."""
     host, port = parse_listen(spec, listen_host)
     door = SshDoor(table, game_host, game_port, data_dir, parse_limits(limits))
     await door.start(host, port)
-    for line in banner(door, shown_address if host in ("0.0.0.0", "") else host):
-        print(line, flush=True)
+    door.address = shown_address if host in ("0.0.0.0", "") else host
+    for line in banner(door, door.address):
+        print(line, file=out or sys.stdout, flush=True)
     return door

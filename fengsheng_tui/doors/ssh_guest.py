@@ -1,9 +1,12 @@
-"""One guest's game client, started by a door on its own pseudo-terminal: `fengsheng join`'s UI.
+"""One SSH guest's game client, started by the door on its own pseudo-terminal: `fengsheng join`'s UI.
 
-The door passes what the guest typed in `FENGSHENG_GUEST` (JSON; the environment, not the command
-line, so the table password is not shown by `ps`), with HOME and XDG_CONFIG_HOME set to the guest's
-own folder: his seat tokens, settings and keys are his alone, which is how logging in again gives
-him his seat back. The exit status tells the door why the client stopped (`EXIT_*`).
+`python -m fengsheng_tui.doors.ssh_guest FD`: the process imports the game first, then reads its
+guest from the pipe FD (JSON, to the end of the pipe: where to connect, the name and password he
+typed, his environment and folder), so the door can start it while the guest is still typing (a
+spare) and a closed pipe with nothing in it just ends it. The password comes through the pipe, never
+the command line. HOME and XDG_CONFIG_HOME are the guest's own folder: his seat tokens, settings and
+keys are his alone, which is how logging in again gives him his seat back. The exit status tells the
+door why the client stopped (`EXIT_*`).
 """
 
 from __future__ import annotations
@@ -14,20 +17,27 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ENV = "FENGSHENG_GUEST"
 #: The table has no seat for a new player (full, or its game has started): the door offers to watch.
 EXIT_FULL = 3
 #: The server refused anything else (name, password, version): the door asks again.
 EXIT_REFUSED = 1
+ANIMATION_LEVELS = ("none", "basic", "full")
 
 
-def main() -> int:
-    config: dict[str, Any] = json.loads(os.environ.pop(ENV, "{}") or "{}")
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
     _take_terminal()
     from fengsheng_tui import app as app_module
     from fengsheng_tui.app import FengshengApp
+    from fengsheng_tui.screens import table, table_lobby  # noqa: F401  (imported before the guest comes)
     from fengsheng_tui.seat_tokens import SeatTokens
     from fengsheng_tui.session import NetSession
+
+    config = _read_config(int(args[0]))
+    if config is None:
+        return 0
+    os.environ.update({str(k): str(v) for k, v in config.get("env", {}).items()})
+    os.chdir(config["cwd"])
 
     class GuestApp(FengshengApp):
         CSS_PATH = str(Path(app_module.__file__).with_name(FengshengApp.CSS_PATH))
@@ -38,14 +48,29 @@ def main() -> int:
             super().refused(code, message)
 
     name = str(config["name"])
-    spectate = bool(config.get("spectate"))
     session = NetSession(str(config["host"]), int(config["port"]), name, password=config.get("password"),
-                         table=config.get("table"), spectate=spectate, seats=SeatTokens())
+                         table=config.get("table"), spectate=bool(config.get("spectate")), seats=SeatTokens(),
+                         source=config.get("source"))
     app = GuestApp(session, player_name=name)
+    animations = os.environ.get("TEXTUAL_ANIMATIONS")
+    if animations in ANIMATION_LEVELS:
+        app.animation_level = animations  # type: ignore[assignment]  # read by Textual at import, before the guest came
     app.run()
     if app.refusal == "full":
         return EXIT_FULL
     return int(app.return_code or 0)
+
+
+def _read_config(fd: int) -> dict[str, Any] | None:
+    """The guest, once the door writes him and closes the pipe; None if it closed it empty."""
+    chunks = []
+    while chunk := os.read(fd, 65536):
+        chunks.append(chunk)
+    os.close(fd)
+    if not chunks:
+        return None
+    config: dict[str, Any] = json.loads(b"".join(chunks))
+    return config
 
 
 def _take_terminal() -> None:

@@ -27,14 +27,18 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from .guest import loopback_source
+
 log = logging.getLogger("fengsheng.web")
 
 #: Browser guests at once, and from one address (a couple of tabs, a reload racing the old socket).
 MAX_GUESTS = 12
 MAX_PER_ADDRESS = 4
-#: The cookie that tells one browser from another: its seats are remembered under it, so that a
-#: reloaded or reopened tab takes its seat back by typing the same name (as `fengsheng join` does
-#: with its seats file). Only a hash of it ever names a file.
+#: The cookie that tells one browser from another. Each browser's clients get a config folder of
+#: their own (FENGSHENG_CONFIG): its seat tokens, so that a reloaded or reopened tab takes its seat
+#: back by typing the same name (as `fengsheng join` does with its seats file), and its settings,
+#: which never touch the host's. Only a hash of the cookie ever names a folder; a tab without a
+#: well-formed cookie gets a folder for its session alone.
 BROWSER_COOKIE = "fengsheng_browser"
 BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{32}")
 #: Seconds a guest process gets to quit by itself before its process group is killed.
@@ -72,7 +76,7 @@ PAGE = """<!DOCTYPE html>
 <script src="/static/door.js"></script>
 </head>
 <body>
-<div class="font-warm">风声 Roboto</div>
+<div class="font-warm" aria-hidden="true">风声 Roboto</div>
 <div id="intro">风声 · {title} …</div>
 <div id="closed" role="alert"><span>连接已断开 · Session ended.</span>
 <button type="button" id="restart">Enter: 重新连接 · reconnect</button></div>
@@ -87,7 +91,7 @@ DOOR_CSS = """
   font-weight: 100 700; font-display: block; }
 html, body { margin: 0; height: 100%; background: #0c181f; color: #eee; }
 body { font-family: 'Roboto Mono', FONTS; }
-.font-warm { position: absolute; left: -9999px; font-family: 'Roboto Mono'; }
+.font-warm { position: absolute; left: -9999px; font-family: FONTS; }
 #terminal { position: absolute; inset: 0; opacity: 0; }
 body.-first-byte #terminal { opacity: 1; }
 #intro { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; font-size: 20px; }
@@ -149,11 +153,9 @@ def textual_js() -> bytes:
 
 def guest_command(game_host: str, game_port: int, table: str, ask_password: bool,
                   lang: str | None) -> list[str]:
-    """The one command every browser tab runs (argv, no shell): the guest client of this table.
-
-    The door adds only `--seats FILE`, a file it names itself."""
+    """The one command every browser tab runs (argv, no shell): the guest client of this table."""
     argv = [sys.executable, "-m", "fengsheng_tui.doors.guest", "--host", game_host, "--port", str(game_port),
-            "--table", table]
+            f"--table={table}", "--keep-seats"]
     if ask_password:
         argv.append("--ask-password")
     if lang:
@@ -179,6 +181,7 @@ class WebDoor:
                  listen: str = "0.0.0.0", port: int = 0, lang: str | None = None,
                  max_guests: int = MAX_GUESTS, max_per_address: int = MAX_PER_ADDRESS) -> None:
         self.command = guest_command(game_host, game_port, table, ask_password, lang)
+        self.game_host = game_host
         self.table = table
         self.listen = listen
         self.requested_port = port
@@ -188,8 +191,8 @@ class WebDoor:
         self.port = 0
         self._runner: Any = None
         self._files: dict[str, tuple[bytes, str]] = {}
-        #: One seats file per browser (0700 folder, removed on close).
-        self.seats_dir: Path | None = None
+        #: The browsers' config folders (0700, removed on close).
+        self.root: Path | None = None
 
     def _load_files(self) -> None:
         from html import escape
@@ -209,7 +212,7 @@ class WebDoor:
         from aiohttp import web
 
         self._load_files()
-        self.seats_dir = Path(tempfile.mkdtemp(prefix="fengsheng-web-"))
+        self.root = Path(tempfile.mkdtemp(prefix="fengsheng-web-"))
         app = web.Application(client_max_size=4096)
         for path in self._files:
             app.router.add_get(path, self._file)
@@ -226,8 +229,8 @@ class WebDoor:
         await asyncio.gather(*(guest.end() for guest in list(self.guests)), return_exceptions=True)
         if self._runner is not None:
             await self._runner.cleanup()
-        if self.seats_dir is not None:
-            shutil.rmtree(self.seats_dir, ignore_errors=True)
+        if self.root is not None:
+            shutil.rmtree(self.root, ignore_errors=True)
 
     def urls(self) -> list[str]:
         return lan_urls(self.port, self.listen)
@@ -242,12 +245,16 @@ class WebDoor:
                                 samesite="Strict", path="/")
         return response
 
-    def seats_file(self, request: Any) -> Path | None:
-        """Where this browser's seat tokens are kept (None without a well-formed cookie)."""
+    def config_folder(self, request: Any) -> tuple[Path, bool]:
+        """This browser's config folder, and whether it is this session's alone (to remove after)."""
+        assert self.root is not None
         browser = request.cookies.get(BROWSER_COOKIE, "")
-        if self.seats_dir is None or not BROWSER_ID.fullmatch(browser):
-            return None
-        return self.seats_dir / (hashlib.sha256(browser.encode()).hexdigest()[:32] + ".json")
+        if BROWSER_ID.fullmatch(browser):
+            folder, alone = self.root / hashlib.sha256(browser.encode()).hexdigest()[:32], False
+        else:
+            folder, alone = self.root / f"tab-{secrets.token_hex(8)}", True
+        folder.mkdir(mode=0o700, exist_ok=True)
+        return folder, alone
 
     def _refusal(self, request: Any) -> str | None:
         """Why this socket gets no client: a page of another site, or the guest limits."""
@@ -278,10 +285,15 @@ class WebDoor:
             return socket
         width = _clamp(request.query.get("width"), 80, 20, 400)
         height = _clamp(request.query.get("height"), 24, 10, 200)
-        seats = self.seats_file(request)
-        guest = _Guest(self.command + (["--seats", str(seats)] if seats else []), socket)
+        folder, alone = self.config_folder(request)
+        argv = list(self.command)
+        source = loopback_source(request.remote or "?") if self.game_host.startswith("127.") else None
+        if source is not None:
+            argv += ["--source", source]
+        guest = _Guest(argv, socket, folder)
         self.guests[guest] = request.remote or "?"
-        log.info("web door: guest from %s (%d now)", request.remote, len(self.guests))
+        log.info("web door: guest from %s (%d now)%s", request.remote, len(self.guests),
+                 f"; at the table as {source}" if source else "")
         try:
             await guest.start(width, height)
             await guest.relay(socket)
@@ -290,6 +302,8 @@ class WebDoor:
         finally:
             await guest.end()
             del self.guests[guest]
+            if alone:
+                shutil.rmtree(folder, ignore_errors=True)
             log.info("web door: guest from %s left (%d now)", request.remote, len(self.guests))
         return socket
 
@@ -308,19 +322,21 @@ def _make_guest_class() -> type:
     class Guest(AppService):
         """One tab's client process: argv without a shell, in its own process group (killed whole)."""
 
-        def __init__(self, argv: list[str], socket: Any) -> None:
+        def __init__(self, argv: list[str], socket: Any, folder: Path) -> None:
             super().__init__(" ".join(argv), write_bytes=socket.send_bytes, write_str=self._no_text,
                              close=socket.close, download_manager=DownloadManager())
             self.argv = argv
+            self.folder = folder
 
         async def _no_text(self, text: str) -> None:
             """open_url and file deliveries are never passed on: the game has no use for them."""
 
         async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
             env = self._build_environment(width=width, height=height)
+            env["FENGSHENG_CONFIG"] = str(self.folder / "keys.toml")
             self._process = process = await asyncio.create_subprocess_exec(
                 *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, env=env, start_new_session=True, cwd=os.path.expanduser("~"),
+                stderr=asyncio.subprocess.PIPE, env=env, start_new_session=True, cwd=self.folder,
             )
             self._stdin = process.stdin
             return process
@@ -376,11 +392,11 @@ def _make_guest_class() -> type:
 _guest_class: type | None = None
 
 
-def _Guest(argv: list[str], socket: Any) -> Any:  # noqa: N802 - a class made on first use (lazy imports)
+def _Guest(argv: list[str], socket: Any, folder: Path) -> Any:  # noqa: N802 - a class made on first use (lazy imports)
     global _guest_class
     if _guest_class is None:
         _guest_class = _make_guest_class()
-    return _guest_class(argv, socket)
+    return _guest_class(argv, socket, folder)
 
 
 async def open_door(port: int, game_port: int, *, table: Any, interface: str | None = None,

@@ -98,6 +98,9 @@ UI = {
     'lobby_hint': 'Up/Down select, Enter joins; m types an address; r refreshes',
     'lobby_empty': 'Looking for games on the LAN...',
     'recent': 'Recent servers',
+    'table_phase_lobby': 'waiting for players',
+    'table_phase_playing': 'in a game',
+    'table_phase_over': 'game over',
     'address': 'Address (host:port)',
     'door_title': '风声 · join the table {table}',
     'door_name': 'your name',
@@ -193,8 +196,18 @@ UI = {
     'colour_on': 'colour',
     'colour_off': 'mono',
     'lobby_none': 'No games found yet - press m to enter an address',
+    'lan_incompatible': '(protocol v{v}: another version, cannot join)',
+    'bad_server_title': 'The server broke the protocol',
+    'bad_server': 'It sent something this client does not accept, so the table was left. Nothing it sent was run.',
+    'bad_server_detail': 'What was wrong: {detail}',
+    'bad_server_back': 'Esc: back to the LAN lobby · Enter or q: quit',
+    'bad_server_quit': 'Enter or q: quit',
     'wrong_key': 'That key does nothing here; ? shows the keys',
-    'host_hint': 'Host: s starts, b/x add/remove a bot, +/- players, i identities, h characters, k deck',
+    'host_hint': 'Host: s starts, b/x add/remove a bot, +/- players, i identities, h characters, k deck, '
+                 'm mutes spectators, "/mute N" in chat mutes seat N',
+    'mute_spectators': 'mute spectators',
+    'muted': 'muted',
+    'mute_usage': 'Type /mute N or /unmute N with N a seat number',
     'players_range': 'Players: {lo} to {hi} only',
     'seats_taken': '{n} seats are taken: remove a bot first',
     'players_need_characters': '{n} players need characters (a Neutral is dealt): h turns them on first',
@@ -302,6 +315,8 @@ EVENTS = {
         'cards_taken_one': "{seat} takes 1 card from {source}'s hand{cards}",
         'hand_given': '{seat} hands {count} cards to {to}',
         'hand_given_one': '{seat} hands 1 card to {to}',
+        'cards_kept': "{seat} keeps the {count} cards from {source} he did not draw{cards}",
+        'cards_kept_one': "{seat} keeps the 1 card from {source} he did not draw{cards}",
         'weighed': '{seat} weighs: discards {count} hand cards{cards} and draws as many',
         'weighed_one': '{seat} weighs: discards 1 hand card{cards} and draws 1',
         'card_given': '{seat} gives {to} a hand card{card}',
@@ -478,7 +493,7 @@ ABBREVIATIONS = [
     '✗Lat: a dead or lost player and his identity, when the seat row has no room for the words',
 ]
 
-#: The rules in six lines, for the help screen.
+#: The rules in a few lines, for the help screen.
 RULES_SUMMARY = [
     'Everyone has a secret identity: Military (blue), Latent (red), or Neutral.',
     'Your turn: draw two cards; in the play phase use function cards; then send one card as a message.',
@@ -486,6 +501,8 @@ RULES_SUMMARY = [
     'When a message arrives, its holder accepts or declines; back at the sender it must be accepted.',
     'A faction wins when one of its players has three messages of its colour; three black messages kill.',
     'A player with nothing to send is out. In each response window anyone may play; last played resolves first.',
+    'In this edition (千骐) characters are chosen before identities are dealt: pick one without knowing your side.',
+    'Messages and turns always go to the right: to the next seat in 顺位, counter-clockwise round the table.',
 ]
 
 #: Card functions: the engine's Chinese name → English.

@@ -96,6 +96,9 @@ UI = {
     'lobby_hint': '↑↓ 选择，回车加入；m 手动输入地址；r 刷新',
     'lobby_empty': '正在搜索局域网中的游戏……',
     'recent': '最近的服务器',
+    'table_phase_lobby': '等人中',
+    'table_phase_playing': '游戏中',
+    'table_phase_over': '已结束',
     'address': '地址（主机:端口）',
     'door_title': '风声 · 加入牌桌 {table}',
     'door_name': '你的名字',
@@ -191,8 +194,17 @@ UI = {
     'colour_on': '彩色',
     'colour_off': '单色',
     'lobby_none': '还没有找到游戏——按 m 输入地址',
+    'lan_incompatible': '（协议 v{v}：版本不同，无法加入）',
+    'bad_server_title': '服务器违反了协议',
+    'bad_server': '它发来了本客户端不接受的数据，已离开这张牌桌；它发来的内容没有被执行。',
+    'bad_server_detail': '问题：{detail}',
+    'bad_server_back': 'Esc 返回局域网大厅 · 回车或 q 退出',
+    'bad_server_quit': '回车或 q 退出',
     'wrong_key': '这个键没有作用；按 ? 查看按键',
-    'host_hint': '房主：s 开始，b/x 加减机器人，+/- 人数，i 身份，h 角色，k 牌堆',
+    'host_hint': '房主：s 开始，b/x 加减机器人，+/- 人数，i 身份，h 角色，k 牌堆，m 禁言观战者，聊天里 "/mute N" 禁言 N 号座位',
+    'mute_spectators': '禁言观战者',
+    'muted': '已禁言',
+    'mute_usage': '输入 /mute N 或 /unmute N，N 是座位号',
     'players_range': '人数只能是{lo}–{hi}人',
     'seats_taken': '已有{n}个座位有人：先减机器人',
     'players_need_characters': '{n}人局需要角色（有打酱油的）：先按 h 打开角色',
@@ -300,6 +312,8 @@ EVENTS = {
         'cards_taken_one': '{seat}从{source}手中拿走1张牌{cards}',
         'hand_given': '{seat}把{count}张手牌交给{to}',
         'hand_given_one': '{seat}把1张手牌交给{to}',
+        'cards_kept': '{source}交来的牌中没抽出的{count}张留在{seat}手中{cards}',
+        'cards_kept_one': '{source}交来的牌中没抽出的1张留在{seat}手中{cards}',
         'weighed': '{seat}权衡：弃掉{count}张手牌{cards}，再摸同样多',
         'weighed_one': '{seat}权衡：弃掉1张手牌{cards}，再摸1张',
         'card_given': '{seat}交给{to}一张手牌{card}',
@@ -478,7 +492,7 @@ ABBREVIATIONS = [
     '✗潜伏：座位行放不下时，死亡或出局的玩家和他的身份',
 ]
 
-#: The rules in six lines, for the help screen.
+#: The rules in a few lines, for the help screen.
 RULES_SUMMARY = [
     '每人有一个秘密身份：军情处（蓝）、潜伏战线（红），或打酱油的。',
     '你的回合：摸两张牌；出牌阶段可以使用功能牌；然后必须传出一张手牌作为情报。',
@@ -486,6 +500,8 @@ RULES_SUMMARY = [
     '情报到达时，持有者可以接收或不接收；传回传出者时他必须接收。',
     '面前集齐三张己方颜色（红或蓝）情报的阵营获胜；集齐三张黑情报的人死亡。',
     '回合中无牌可传出的人出局。每次响应窗口里，所有人依次可以打出功能牌，后发先至。',
+    '本版（千骐原版）先选角色、后发身份：选角色时还不知道自己的阵营。',
+    '情报和回合总是传给右手边的人，即顺位的下一位（逆时针）。',
 ]
 
 #: Quick chat phrases (the quick chat key, then a digit): sent as ordinary chat lines.

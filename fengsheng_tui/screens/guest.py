@@ -73,18 +73,17 @@ class GuestScreen(Screen[None]):
         self.sit_down(name, password or None)
 
     def sit_down(self, name: str, password: str | None) -> None:
-        """Join under this name; a seat this guest held under it before (the door's seats file) comes back."""
-        from pathlib import Path
-
+        """Join under this name; with `keep_seats`, a seat held under it before (in this config
+        folder's seats file) comes back."""
         from ..seat_tokens import SeatTokens
         from ..session import NetSession
 
         app = self.app
         app.player_name = name  # type: ignore[attr-defined]
         app.pop_screen()
-        seats = SeatTokens(Path(self.door.seats_file)) if self.door.seats_file else None
+        seats = SeatTokens() if self.door.keep_seats else None
         app.open_table(NetSession(self.door.host, self.door.port, name, password=password,  # type: ignore[attr-defined]
-                                  seats=seats))
+                                  seats=seats, source=self.door.source))
 
     def idle(self) -> None:
         if self.is_current:

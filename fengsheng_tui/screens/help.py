@@ -18,6 +18,7 @@ from textual.widgets import Footer, Static
 from ..i18n import ABBREVIATIONS, CARD_HELP, RULES_SUMMARY, Words
 from ..i18n.characters import base_characters
 from ..keys import HELP_KEYS, REPLAY_KEYS, TABLE_KEYS, config_path, describe
+from ..widgets.cjk_text import CjkText
 from .base import FsScreen
 
 
@@ -53,8 +54,8 @@ class HelpScreen(FsScreen):
         self.built_for = key
         words = app.words
         lang = words.lang
-        parts: list[Text | Table] = [Text(words("rules_summary"), style="bold underline")]
-        parts += [Text("• " + line) for line in RULES_SUMMARY[lang]]
+        parts: list[Text | Table | CjkText] = [Text(words("rules_summary"), style="bold underline")]
+        parts += [CjkText("• " + line) for line in RULES_SUMMARY[lang]]
         parts.append(Text(""))
         parts.append(Text(words("card_reference"), style="bold underline"))
         cards = Table.grid(padding=(0, 1))
@@ -63,18 +64,18 @@ class HelpScreen(FsScreen):
         functions = deck_functions(deck)
         for name, text in CARD_HELP[lang].items():
             if name in functions:
-                cards.add_row(Text(words.function(name)), Text(text))
+                cards.add_row(Text(words.function(name)), CjkText(text))
         parts.append(cards)
         parts.append(Text(""))
         parts.append(Text(words("abbreviations"), style="bold underline"))
-        parts += [Text("• " + line) for line in ABBREVIATIONS[lang]]
+        parts += [CjkText("• " + line) for line in ABBREVIATIONS[lang]]
         parts.append(Text(""))
         parts += character_reference(words)
         parts.append(Text(""))
         parts.append(Text(words("key_bindings"), style="bold underline"))
         table_rows = describe(TABLE_KEYS, words, app.keymap)
         parts.append(key_table(table_rows))
-        parts += [Text("• " + words(key)) for key in ("hand_star_help", "auto_pass_help", "log_scroll_help")]
+        parts += [CjkText("• " + words(key)) for key in ("hand_star_help", "auto_pass_help", "log_scroll_help")]
         # The replay viewer's keys under a heading of their own: ← and → mean other things there.
         parts.append(Text(words("replay"), style="bold"))
         parts.append(key_table([row for row in describe(REPLAY_KEYS, words, app.keymap) if row not in table_rows]))
@@ -125,10 +126,10 @@ def deck_functions(deck: str) -> frozenset[str]:
         return frozenset(FUNCTIONS)
 
 
-def character_reference(words: Words) -> list[Text | Table]:
+def character_reference(words: Words) -> list[Text | Table | CjkText]:
     """Every base character: both names, gender, whether it starts face-down, skills, secret task."""
     chars = base_characters()
-    parts: list[Text | Table] = [Text(words("character_reference", n=len(chars)), style="bold underline")]
+    parts: list[Text | Table | CjkText] = [Text(words("character_reference", n=len(chars)), style="bold underline")]
     for info in chars.values():
         head = Text(info.name(words.lang), style="bold")
         head.append(f" {info.name_en if words.lang == 'zh' else info.name_zh} · {words.gender(info.gender)} · ")
@@ -139,9 +140,9 @@ def character_reference(words: Words) -> list[Text | Table]:
         rows.add_column(overflow="fold")
         for skill in info.skills:
             flip = f" ({words('flip_skill')})" if skill.flip else ""
-            rows.add_row(Text(f"  {skill.title(words.lang)}{flip}"), Text(skill.summary(words.lang)))
+            rows.add_row(Text(f"  {skill.title(words.lang)}{flip}"), CjkText(skill.summary(words.lang)))
         task = info.task(words.lang)
         if task:
-            rows.add_row(Text(f"  {words('task')}"), Text(task, style="italic"))
+            rows.add_row(Text(f"  {words('task')}"), CjkText(Text(task, style="italic")))
         parts.append(rows)
     return parts

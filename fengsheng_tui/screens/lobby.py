@@ -69,9 +69,12 @@ class LobbyScreen(FsScreen):
         games.clear_options()
         for key, game in sorted(self.games.items()):
             lock = " 🔒" if game.password else ""
+            # Another version's table is listed (so the player knows it is there) but cannot be joined.
+            other = "" if game.compatible else "  " + words("lan_incompatible", v=game.version)
             games.add_option(Option(plain(f"{game.table}  {game.host}:{game.port}  "
-                                          f"{game.seats_taken}/{game.seats_total}  {game.phase}{lock}"),
-                                    id=f"lan:{key}"))
+                                          f"{game.seats_taken}/{game.seats_total}  "
+                                          f"{words.ui.get(f'table_phase_{game.phase}', game.phase)}{lock}{other}"),
+                                    id=f"lan:{key}", disabled=not game.compatible))
         if not self.games:
             games.add_option(Option(Text(words("lobby_none" if self.searched else "lobby_empty")), id="none",
                                     disabled=True))
@@ -79,6 +82,9 @@ class LobbyScreen(FsScreen):
             games.add_option(Option(plain(f"{words('recent')}: {host}:{port}"), id=f"recent:{host}:{port}"))
         if highlighted is not None and highlighted < games.option_count:
             games.highlighted = highlighted
+        else:  # Enter joins the first table at once, without ↓ first
+            games.highlighted = next((i for i in range(games.option_count)
+                                      if not games.get_option_at_index(i).disabled), None)
 
     @work(exclusive=True, group="browse", exit_on_error=False)
     async def browse(self) -> None:
@@ -108,7 +114,7 @@ class LobbyScreen(FsScreen):
 
     def join_option(self, option_id: str) -> None:
         kind, _, rest = option_id.partition(":")
-        if kind == "lan" and rest in self.games:
+        if kind == "lan" and rest in self.games and self.games[rest].compatible:
             game = self.games[rest]
             self.join(game.host, game.port)
         elif kind == "recent":

@@ -61,7 +61,7 @@ def players_note(players: int, characters: bool, taken: int, words: Words) -> st
 
 
 #: Actions only the host may take: hidden from everyone else's footer, and their keys do nothing.
-HOST_ACTIONS = frozenset({"start", "bot", "players", "identities", "characters", "deck"})
+HOST_ACTIONS = frozenset({"start", "bot", "players", "identities", "characters", "deck", "mute_spectators"})
 
 
 class TableLobbyScreen(FsScreen):
@@ -126,6 +126,8 @@ class TableLobbyScreen(FsScreen):
             if i == state.seat:
                 name += f" ({words('you')})"
             kind = words("bot") if seat.get("bot") else words("host_seat") if seat.get("host") else ""
+            if seat.get("muted") is True:
+                kind = f"{kind} {words('muted')}".strip()
             ready = "✓ " + words("ready") if seat.get("ready") or seat.get("bot") else "· " + words("not_ready")
             seats.add_row(plain(f"{i + 1}. {name}"), plain(kind), plain(ready if seat else ""))
         parts.append(seats)
@@ -156,11 +158,12 @@ class TableLobbyScreen(FsScreen):
             parts.append(plain(self.note, style="italic"))
         elif state.error:
             parts.append(plain(words.error(state.error_code, state.error), style="italic"))
-        chat = [entry.chat for entry in state.log if entry.chat is not None][-LOBBY_CHAT_LINES:]
+        chat = [entry for entry in state.log if entry.chat is not None][-LOBBY_CHAT_LINES:]
         if chat:
             parts.append(Text(""))
             parts.append(Text(words("chat"), style="bold underline"))
-            parts += [plain(f"» {name}: {line}", style="italic") for name, line in chat]
+            parts += [plain(f"» {entry.speaker(words)}: {entry.chat[1]}", style="italic")
+                      for entry in chat if entry.chat is not None]
         self.query_one("#table-lobby", Static).update(Group(*parts))
 
     def _op(self, command: str, **args: Any) -> None:
@@ -234,6 +237,21 @@ class TableLobbyScreen(FsScreen):
         current = self.options.get("deck")
         self._op("set_deck", deck=names[(names.index(current) + 1) % len(names)] if current in names else names[0])
 
+    def action_mute_spectators(self) -> None:
+        """Mute every spectator's chat, or lift it (the host's `m`)."""
+        self._op("mute", spectators=True, on=self.table.get("spectators_muted") is not True)
+
+    def _mute_command(self, text: str) -> bool:
+        """The host's `/mute N` and `/unmute N` in the chat line (N as the lobby numbers seats)."""
+        command, _, arg = text.partition(" ")
+        if command not in ("/mute", "/unmute") or not self.is_host:
+            return False
+        if not arg.strip().isdigit() or int(arg) < 1:
+            self.explain(self.fs_app.words("mute_usage"))
+            return True
+        self._op("mute", seat=int(arg) - 1, on=command == "/mute")
+        return True
+
     def action_chat(self) -> None:
         chat = self.query_one("#lobby-chat", Input)
         chat.disabled = False
@@ -253,7 +271,7 @@ class TableLobbyScreen(FsScreen):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         self.close_chat(event.input)
-        if text:
+        if text and not self._mute_command(text):
             self.fs_app.send(lambda s: s.chat(text))
 
     def action_help(self) -> None:

@@ -100,8 +100,12 @@ class Page:
         await self.call("Page.navigate", url=url)
 
     async def screen(self) -> str:
-        """The terminal's text, one line per row (empty until the terminal exists)."""
-        return str(await self.evaluate(SCREEN_JS) or "")
+        """The terminal's text, one line per row (empty until the terminal exists, or while the
+        page is being replaced)."""
+        try:
+            return str(await self.evaluate(SCREEN_JS) or "")
+        except RuntimeError:
+            return ""
 
     async def wait_for(self, test: str | Callable[[str], bool], timeout: float = 40.0) -> str:
         """Poll the screen until it contains `test` (or `test(screen)` holds); return the screen."""

@@ -22,7 +22,8 @@ import pytest
 from .cdp import CHROMIUM
 
 FENGSHENG = str(Path(sys.executable).with_name("fengsheng"))
-ENV = {**os.environ, "TEXTUAL_ANIMATIONS": "none", "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1"}
+ENV = {**os.environ, "TEXTUAL_ANIMATIONS": "none", "LANG": "C.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8",
+       "PYTHONUNBUFFERED": "1"}
 
 
 def need_chromium() -> None:
@@ -111,3 +112,10 @@ def web_host(tmp_path: Path) -> Iterator[Host]:
         yield host
     finally:
         stop_host(host)
+
+
+@pytest.fixture(autouse=True)
+def chinese_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The language follows the locale; these tests read the Chinese default, in guests too."""
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.setenv("LC_MESSAGES", "zh_CN.UTF-8")

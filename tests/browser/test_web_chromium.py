@@ -25,6 +25,16 @@ async def sit_down(page: Page, url: str, name: str) -> str:
     return await page.wait_for(f"{name} (你)", 40)
 
 
+async def platform_fonts(page: Page, selector: str) -> dict[str, int]:
+    """The fonts the browser drew a node's text with: family -> glyphs drawn (DevTools' CSS domain)."""
+    await page.call("DOM.enable")
+    await page.call("CSS.enable")
+    root = await page.call("DOM.getDocument")
+    node = await page.call("DOM.querySelector", nodeId=root["root"]["nodeId"], selector=selector)
+    found = await page.call("CSS.getPlatformFontsForNode", nodeId=node["nodeId"])
+    return {font["familyName"]: font["glyphCount"] for font in found["fonts"]}
+
+
 async def make_a_choice(pages: dict[int, Page], host: Host, timeout: float = 90.0) -> tuple[int, str]:
     """Answer prompts from the keyboard in every tab (pass, else the first card, else confirm)
     until the server took a choice from one of these seats: (seat, option)."""
@@ -81,9 +91,12 @@ async def test_two_browser_guests_play_a_game(web_host: Host) -> None:
         for page in (first, second):
             loaded = [url for url in page.requested if not url.startswith(("data:", "about:"))]
             assert loaded and all(urlsplit(url).netloc == origin for url in loaded), loaded
-        # Chinese has fonts to fall back on whatever the guest's system (WenQuanYi is Debian's).
+        # Chinese has fonts to fall back on whatever the guest's system (WenQuanYi is Debian's),
+        # and here the browser really draws 风声 with a CJK font (no boxes): Roboto Mono for Latin.
         fonts = await first.evaluate("window.fengshengTerminal.options.fontFamily")
         assert "WenQuanYi Zen Hei" in fonts and "Microsoft YaHei" in fonts and "PingFang SC" in fonts
+        used = await platform_fonts(first, ".font-warm")
+        assert any("WenQuanYi" in family for family in used) and "Roboto Mono" in used, used
     finally:
         await browser.close()
     # The tabs are gone: the door ends their clients.

@@ -7,6 +7,7 @@ Raw HTTP over TCP (so no client tidies a path before it is sent) against a real 
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import socket
 from pathlib import Path
@@ -14,7 +15,10 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from fengsheng_tui.doors.guest import loopback_source
 from fengsheng_tui.doors.web import CSP, WebDoor
+from net.server import GameServer
+from net.table import Table
 
 from .conftest import Host
 
@@ -171,8 +175,10 @@ async def test_nothing_sent_becomes_a_command(tmp_path: Path) -> None:
     assert not trap.exists()
 
 
-async def test_the_browser_cookie_never_names_a_path() -> None:
-    door = WebDoor("127.0.0.1", 9, table="cookies", listen="127.0.0.1")
+async def test_each_browser_has_its_own_config_folder_named_by_a_hash() -> None:
+    """The cookie picks the guest's config folder (seat tokens, settings): only a hash of a
+    well-formed one names it; anything else gets a folder for that session alone."""
+    door = WebDoor("127.0.0.1", 9, table="--port", listen="127.0.0.1")
     await door.start()
     try:
         async with aiohttp.ClientSession() as http:
@@ -181,22 +187,84 @@ async def test_the_browser_cookie_never_names_a_path() -> None:
             assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
             name, _, browser = cookie.partition(";")[0].partition("=")
             assert name == "fengsheng_browser"
-            for value, named in ((browser, True), ("../../../../etc/passwd", False), ("x" * 31 + "/", False)):
+            folders = []
+            for value in (browser, browser, "../../../../etc/passwd", "x" * 31 + "/"):
                 ws = await http.ws_connect(f"ws://127.0.0.1:{door.port}/ws",
                                            headers={"Cookie": f"fengsheng_browser={value}"})
-                await first_bytes(ws)
-                (argv,) = [guest.argv for guest in door.guests]
-                if named:
-                    seats = Path(argv[argv.index("--seats") + 1])
-                    assert seats.parent == door.seats_dir and re.fullmatch(r"[0-9a-f]{32}\.json", seats.name)
-                    assert browser not in str(seats)
-                else:
-                    assert "--seats" not in argv
+                assert "你的名字".encode() in await first_bytes(ws)  # the table name did not end the argv
+                (guest,) = door.guests
+                folders.append(guest.folder)
+                assert guest.folder.parent == door.root and guest.folder.stat().st_mode & 0o077 == 0
+                assert value not in str(guest.folder)
                 await ws.close()
                 for _ in range(100):
                     if not door.guests:
                         break
                     await asyncio.sleep(0.05)
+            same, again, odd, short = folders
+            assert same == again and re.fullmatch(r"[0-9a-f]{32}", same.name) and same.exists()
+            assert odd != short and odd.name.startswith("tab-") and not odd.exists() and not short.exists()
     finally:
         await door.close()
-    assert door.seats_dir is not None and not door.seats_dir.exists()
+    assert door.root is not None and not door.root.exists()
+
+
+async def test_each_guest_reaches_the_table_from_an_address_of_his_own() -> None:
+    """The server's per-address rules apply per guest: one guest's failed passwords do not make
+    another wait (both come in over loopback, each from his own 127/8 address)."""
+    server = GameServer("127.0.0.1", 0)
+    server.add_table(Table("锁", players=4, identities="novice", bot_delay=0.0, password="secret", open_host=True))
+    await server.start()
+    door = WebDoor("127.0.0.1", server.port, table="锁", listen="127.0.0.1")
+    await door.start()
+    guests = Guests(door.port)
+    readers = []
+    a_source, b_source = loopback_source("127.0.0.2"), loopback_source("127.0.0.3")
+    assert a_source and b_source and a_source != b_source
+    shown: dict[aiohttp.ClientWebSocketResponse, bytearray] = {}
+
+    async def refused_again(ws: aiohttp.ClientWebSocketResponse, keys: str) -> None:
+        """Type `keys`, then wait for the prompt to come back with its password field."""
+        start = len(shown[ws])
+        await ws.send_str(json.dumps(["stdin", keys]))
+        async with asyncio.timeout(30):
+            while "牌桌密码".encode() not in shown[ws][start:]:
+                await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)
+
+    async def read(ws: aiohttp.ClientWebSocketResponse) -> None:
+        async for message in ws:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                shown[ws] += message.data
+
+    async def send(ws: aiohttp.ClientWebSocketResponse, keys: str) -> None:
+        await ws.send_str(json.dumps(["stdin", keys]))
+        await asyncio.sleep(0.3)
+
+    try:
+        a, b = await guests.open("127.0.0.2"), await guests.open("127.0.0.3")
+        for ws in (a, b):
+            assert "你的名字".encode() in await first_bytes(ws)
+            shown[ws] = bytearray()
+            readers.append(asyncio.create_task(read(ws)))
+        await refused_again(a, "Ann\r")  # no password: refused, and the prompt asks for one
+        for _ in range(5):
+            await send(a, "\r")  # from the name field to the password field
+            await refused_again(a, "wrong\r")
+        assert server.auth._fails[a_source][0] == 6 and server.auth.wait(a_source) > 0  # Ann must wait now
+        await refused_again(b, "Bo\r")
+        await send(b, "\r")
+        await b.send_str(json.dumps(["stdin", "secret\r"]))
+        table = server.tables["锁"]
+        for _ in range(200):
+            if any(slot.name == "Bo" for slot in table.slots):
+                break
+            await asyncio.sleep(0.05)
+        assert [slot.name for slot in table.slots] == ["Bo"]
+        assert "127.0.0.1" not in server.auth._fails and server.auth.wait(b_source) == 0
+    finally:
+        for task in readers:
+            task.cancel()
+        await guests.close()
+        await door.close()
+        await server.close()

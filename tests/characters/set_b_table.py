@@ -52,7 +52,19 @@ def choose(game: Game, seat: int, verb: str, **fields: object) -> None:
     """Choose the one option of `seat`'s prompt with this verb and fields (the first if several)."""
     found = options(game, seat, verb, **fields)
     assert found, f"seat {seat} has no {verb} {fields}: {game.prompts.get(seat)}"
+    window = game.state.window if game.prompts[seat].kind == P.RESPONSE and verb != "pass" else None
     game.choose(seat, game.prompts[seat].id, found[0].id)
+    pass_rest(game, window)
+
+
+def pass_rest(game: Game, window: object) -> None:
+    """The seats of `window` that have not answered pass: an answer given alone is then applied as by
+    one-at-a-time polling in 顺位 (the engine settles a window once every asked seat has answered)."""
+    if window is None or game.state.window is not window or game.state.asking is not None:
+        return
+    for prompt in sorted(game.prompts.values(), key=lambda p: game.priority_key(p.seat)):
+        if prompt.kind == P.RESPONSE:
+            game.choose(prompt.seat, prompt.id, P.PASS.id)
 
 
 def pass_windows(game: Game) -> None:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from set_b_table import pass_rest
+
+from engine import prompts as P
 from engine.cards import build_deck
 from engine.config import identity_options
 from engine.game import Game, GameConfig, Setup
@@ -35,6 +38,8 @@ def choose(game: Game, seat: int, verb: str, **fields: object) -> None:
     prompt = game.prompts[seat]
     found = [o for o in prompt.options if o.verb == verb and all(getattr(o, k) == v for k, v in fields.items())]
     assert found, f"seat {seat} has no {verb} {fields}: {prompt}"
+    window = game.state.window if prompt.kind == P.RESPONSE and verb != "pass" else None
     game.choose(seat, prompt.id, found[0].id)
+    pass_rest(game, window)
 
 

@@ -51,7 +51,8 @@ def test_linwei_takes_the_dead_players_identity_and_swaps_a_message_with_the_pil
     choose(game, 0, "use", name="临危受命")
     s = game.state
     assert s.seats[0].identity == "latent" and s.seats[1].identity == ""
-    assert [o.target_card for o in game.prompts[0].options] == [red2]  # not the dying player's
+    # "任一玩家面前": the dying player's messages too (swapping one does not undo his death)
+    assert sorted(o.target_card for o in game.prompts[0].options) == sorted([red2, *s.seats[1].messages])
     choose(game, 0, "swap", target_card=red2)
     assert s.seats[2].messages == [top]
     assert red2 in s.seats[0].hand  # it lay on top of the pile: hers in the next draw phase

@@ -30,7 +30,7 @@ SSH_KEYGEN = shutil.which("ssh-keygen")
 FENGSHENG = str(Path(sys.executable).with_name("fengsheng"))
 
 #: Environment for every app under test: no animations (faster, steadier frames), colour on.
-APP_ENV = {"TEXTUAL_ANIMATIONS": "none", "LANG": "C.UTF-8"}
+APP_ENV = {"TEXTUAL_ANIMATIONS": "none", "LANG": "C.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}
 
 
 def free_port() -> int:
@@ -247,6 +247,7 @@ def game_host(tmp_path: Path) -> Iterator[Callable[..., Host]]:
             stdout=log.open("w"),
             stderr=subprocess.STDOUT,
             text=True,
+            env={**os.environ, **APP_ENV},  # the door's guests start in the host locale's language
         )
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline and process.poll() is None:

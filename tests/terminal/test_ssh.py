@@ -27,6 +27,7 @@ def forced_join(sshd, tmp_path: Path, address: str, name: str) -> None:
         [
             "/usr/bin/env",
             "LANG=C.UTF-8",
+            "LC_MESSAGES=zh_CN.UTF-8",
             f"XDG_DATA_HOME={tmp_path / 'remote-data'}",
             f"XDG_CONFIG_HOME={tmp_path / 'remote-config'}",
             FENGSHENG,

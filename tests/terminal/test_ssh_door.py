@@ -66,9 +66,9 @@ def ssh_command(port: int, user: str, key: Path | None, *extra: str, tty: str | 
     """What a guest types (`ssh -p PORT USER@HOST`), plus options that keep the test's ssh to itself."""
     assert SSH is not None
     identity = ["-i", str(key), "-o", "IdentitiesOnly=yes"] if key else ["-o", "PubkeyAuthentication=no"]
-    return [SSH, *([tty] if tty else []), "-F", "/dev/null", "-p", str(port), *identity,
+    return [SSH, *([tty] if tty else []), "-F", "/dev/null", "-p", str(port), *identity, *extra,
             "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR",
-            "-o", "SetEnv=TEXTUAL_ANIMATIONS=none", *extra, f"{user}@127.0.0.1"]
+            "-o", "SetEnv=TEXTUAL_ANIMATIONS=none", f"{user}@127.0.0.1"]
 
 
 def wait_log(host: Host, pattern: str, timeout: float = 10.0) -> re.Match[str]:
@@ -120,7 +120,7 @@ def test_two_guests_resize_drop_and_reclaim(game_host, tmux_panes, keys) -> None
                           timeout=10)
     assert TABLE in wide
 
-    client = int(wait_log(host, r"plays as 'bob' \(client pid (\d+)\)")[1])
+    client = int(wait_log(host, r"plays as 'bob' \(client pid (\d+)")[1])
     os.kill(ssh_pid(bob), signal.SIGKILL)
     wait_log(host, rf"seat {seat_b} \(bob\) went offline")
     deadline = time.monotonic() + 5
@@ -138,6 +138,12 @@ def test_two_guests_resize_drop_and_reclaim(game_host, tmux_panes, keys) -> None
     again.wait_for("y 退出", timeout=5)
     again.send("y")
     assert again.wait_gone(timeout=10) == 0
+
+    clients = [int(pid) for pid in re.findall(r"plays as '\w+' \(client pid (\d+)", host.log.read_text())]
+    host.process.terminate()
+    host.process.wait(timeout=10)
+    assert not [pid for pid in clients if running(pid)], "a guest's client outlived the host"
+    assert alice.wait_gone(timeout=5) is not None
 
 
 def test_a_second_login_takes_over_and_another_key_cannot(game_host, tmux_panes, keys) -> None:
@@ -235,7 +241,8 @@ def test_commands_sftp_and_forwarding_are_refused(game_host, keys, listener, tmp
 
     local, socks = free_ports(2)
     forward = subprocess.Popen(
-        ssh_command(port, "eve", key, "-o", "BatchMode=yes", "-N", "-L", f"{local}:127.0.0.1:{target}",
+        ssh_command(port, "eve", key, "-o", "BatchMode=yes", "-o", "LogLevel=INFO", "-N",
+                    "-L", f"{local}:127.0.0.1:{target}",
                     "-D", str(socks)),
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
@@ -250,6 +257,9 @@ def test_commands_sftp_and_forwarding_are_refused(game_host, keys, listener, tmp
         assert via_d.recv(100)[:2] != b"\x05\x00"  # no SOCKS success
         via_d.close()
         assert nobody_came(listener)
+        forward.terminate()
+        _, err = forward.communicate(timeout=5)
+        assert "administratively prohibited: this door only runs the game" in err
         wait_log(host, rf"asked to connect to 127.0.0.1:{target}: refused")
     finally:
         forward.terminate()
@@ -335,7 +345,7 @@ def test_x11_and_agent_are_not_forwarded(game_host, keys, tmp_path: Path) -> Non
         try:
             guest.read_until(PROMPT.encode())
             guest.send(b"\r")
-            client = int(wait_log(host, r"plays as 'fay' \(client pid (\d+)\)")[1])
+            client = int(wait_log(host, r"plays as 'fay' \(client pid (\d+)")[1])
             environ = Path(f"/proc/{client}/environ").read_bytes().split(b"\0")
             names = {entry.split(b"=", 1)[0] for entry in environ if entry}
             assert not names & {b"SSH_AUTH_SOCK", b"DISPLAY", b"SSH_CONNECTION", b"SSH_CLIENT"}
@@ -368,12 +378,25 @@ def test_limits_per_address_in_all_and_before_a_name(game_host, keys) -> None:
         other.read_until(PROMPT.encode())
         full = run_ssh(ssh_command(port, "gus", key, "-o", "BindAddress=127.0.0.3", tty="-tt"))
         assert full.returncode == 1 and "the door is full (3 guests)" in full.stderr
+        assert len(door_clients(host)) == 1  # one spare, however many guests wait at the prompt
         for guest in waiting:
             status, err = guest.finish(timeout=10)
             assert status == 1 and "no name after 2 s" in err
+        deadline = time.monotonic() + 5
+        while door_clients(host):  # nobody at the prompt any more: the spare goes too
+            assert time.monotonic() < deadline, door_clients(host)
+            time.sleep(0.05)
     finally:
         for guest in waiting:
             guest.stop()
+
+
+def door_clients(host: Host) -> list[int]:
+    """The host's live child processes that are game clients of the door."""
+    from .test_ssh import children
+
+    return [pid for pid in children(host.process.pid) if running(pid)
+            and b"fengsheng_tui.doors.ssh_guest" in Path(f"/proc/{pid}/cmdline").read_bytes()]
 
 
 def test_password_table_asks_and_backs_off(game_host, keys) -> None:
@@ -415,3 +438,85 @@ def test_the_host_key_is_kept_private_and_stable(game_host, tmp_path: Path) -> N
     door_port(second)
     again = re.search(r"host key (SHA256:\S+) \(ED25519\)", second.log.read_text())
     assert again and again[1] == printed[1]
+
+
+def test_play_opens_the_door_for_friends(tmux_panes, keys) -> None:
+    """`fengsheng play --ssh`: the player sees how friends come in, and a friend's login sits at his table."""
+    from .conftest import FENGSHENG, free_port
+
+    port = free_port()
+    player = tmux_panes([FENGSHENG, "play", "--players", "4", "--name", "Host", "--ssh", f"127.0.0.1:{port}"],
+                        width=100, height=30)
+    player.wait_for(f"ssh -p {port} NAME@127.0.0.1", timeout=15)
+    friend = tmux_panes(ssh_command(port, "ivy", keys("ivy")))
+    friend.wait_for(PROMPT + "ivy", timeout=10)
+    friend.send("Enter")
+    friend.wait_for("ivy (你)", timeout=15)
+    player.wait_for(lambda s: "Host (你)" in s and "ivy" in s, timeout=10)
+    player.send("q")
+    player.wait_for("y 退出", timeout=5)
+    player.send("y")
+    assert player.wait_gone(timeout=15) == 0
+    assert friend.wait_gone(timeout=10) is not None
+
+
+def test_a_huge_window_is_clipped(game_host) -> None:
+    """A client asking for a 5000×5000 terminal gets 400×150: the game paints what it is told."""
+    import asyncio
+
+    import asyncssh
+
+    host = game_host("--players", "4", "--ssh", "127.0.0.1:0")
+    port = door_port(host)
+
+    async def visit() -> None:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        async with asyncssh.connect("127.0.0.1", port, username="zed", known_hosts=None, client_keys=[key],
+                                    agent_path=None, config=None) as conn:
+            process = await conn.create_process(term_type="xterm", term_size=(5000, 5000))
+            await asyncio.wait_for(process.stdout.readuntil(PROMPT), 10)
+            process.stdin.write("\r")
+            await asyncio.to_thread(wait_log, host, r"plays as 'zed' \(client pid \d+, 400x150,")
+            process.change_terminal_size(6000, 1)
+            process.close()
+
+    asyncio.run(visit())
+
+
+def test_each_guest_machine_reaches_the_table_from_its_own_address(game_host, keys) -> None:
+    """Four guests from four machines (loopback source addresses) sit down; the host restarts, so
+    their saved seat tokens are stale. Each comes back, and the server counts each stale token
+    against his own machine's address, never one shared by every door guest (which would throttle
+    the fourth)."""
+    from .conftest import free_port
+
+    port = free_port()
+    machines = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"]
+
+    def seat_everyone(host: Host) -> None:
+        door = door_port(host)
+        guests = [Guest(ssh_command(door, f"p{i}", keys(f"p{i}"), "-o", f"BindAddress={machine}", tty="-tt"))
+                  for i, machine in enumerate(machines)]
+        try:
+            for i, guest in enumerate(guests):
+                guest.read_until(PROMPT.encode())
+                guest.send(b"\r")
+                guest.read_until(f"p{i} (你)".encode(), timeout=20)
+        finally:
+            for guest in guests:
+                guest.stop()
+
+    first = game_host("--players", "4", "--port", str(port), "--ssh", "127.0.0.1:0")
+    seat_everyone(first)
+    sources = re.findall(r"plays as 'p\d' \(client pid \d+, 80x24, from (127\.\d+\.\d+\.\d+)\)",
+                         first.log.read_text())
+    assert len(set(sources)) == 4 and "127.0.0.1" not in sources
+    first.process.terminate()
+    first.process.wait(timeout=10)
+
+    second = game_host("--players", "4", "--port", str(port), "--ssh", "127.0.0.1:0")
+    seat_everyone(second)
+    refused = re.findall(r"refused a hello from (\S+) \(p\d\): unknown seat token; (\d+) failure",
+                         second.log.read_text())
+    assert len(refused) == 4 and {address for address, _ in refused} == set(sources)
+    assert {count for _, count in refused} == {"1"}

@@ -18,6 +18,9 @@ def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("FENGSHENG_CONFIG", str(tmp_path / "config" / "keys.toml"))
     monkeypatch.delenv("NO_COLOR", raising=False)
+    # The language follows the locale: these tests read the Chinese default unless they say otherwise.
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.setenv("LC_MESSAGES", "zh_CN.UTF-8")
 
 
 @pytest.fixture

@@ -124,3 +124,32 @@ async def test_the_host_cycles_the_deck_with_k_and_the_game_uses_it(server: tupl
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.view is not None)
         assert table.game is not None and table.game.state.config.deck == "later"
+
+
+async def test_the_host_mutes_spectators_with_m_and_a_seat_with_slash_mute_and_spectators_are_marked(
+        server: tuple[GameServer, Table]) -> None:
+    srv, table = server
+    app = FengshengApp(NetSession("127.0.0.1", srv.port, "老板"), lang="zh", keymap={})
+    guest, fan = Client(), Client()
+    words = Words("zh")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: bool((app.state.lobby or {}).get("host")))
+        await guest.connect("127.0.0.1", srv.port, "客人")
+        await fan.connect("127.0.0.1", srv.port, "看客", spectate=True)
+        await fan.chat("加油")
+        await guest.chat("你好")
+        await wait_for(pilot, lambda: "你好" in screen_text(app))
+        text = screen_text(app)
+        assert f"看客 ({words('spectator')}): 加油" in text  # a spectator never passes for a player
+        assert "客人: 你好" in text
+        await pilot.press("m")
+        await wait_for(pilot, lambda: table.seats.spectators_muted)
+        await pilot.press("c")
+        await pilot.press(*"/mute 2", "enter")
+        await wait_for(pilot, lambda: table.slots[1].muted)
+        await wait_for(pilot, lambda: words("muted") in screen_text(app))
+        await pilot.press("m")
+        await wait_for(pilot, lambda: not table.seats.spectators_muted)
+        assert "/mute" not in screen_text(app).split(words("chat"))[-1]  # the command was not chatted
+    await guest.close()
+    await fan.close()

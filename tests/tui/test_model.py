@@ -17,10 +17,11 @@ from .states import play_until
 def test_keys_file_remaps_by_binding_id(tmp_path: Path) -> None:
     path = tmp_path / "keys.toml"
     path.write_text('[keys]\npass = "p"\nconfirm = "enter,y"\n', encoding="utf-8")
-    assert load_keymap(path) == {"pass": "p", "confirm": "enter,y"}
+    assert load_keymap(path).keys == {"pass": "p", "confirm": "enter,y"}
     assert {"pass", "confirm"} <= {spec.id for spec in TABLE_KEYS}
     path.write_text("not toml [", encoding="utf-8")
-    assert load_keymap(path) == {}
+    broken = load_keymap(path)
+    assert broken.keys == {} and "not valid TOML" in broken.problems[0]
 
 
 def test_no_table_key_needs_ctrl() -> None:

@@ -85,7 +85,7 @@ async def test_a_message_going_to_the_next_seat_passes_right(lang: str, right: s
 
 async def test_lobby_chat_is_shown_in_the_lobby_and_escape_closes_the_line(server: tuple[GameServer, Table]) -> None:
     srv, _table = server
-    app = FengshengApp(NetSession("127.0.0.1", srv.port, "房主"), lang="en", keymap={})
+    app = FengshengApp(NetSession("127.0.0.1", srv.port, "阿东"), lang="en", keymap={})
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen) and bool(app.state.lobby))
         chat = app.screen.query_one("#lobby-chat")
@@ -96,14 +96,14 @@ async def test_lobby_chat_is_shown_in_the_lobby_and_escape_closes_the_line(serve
         await pilot.pause()
         assert not chat.display and app.screen.focused is None
         await pilot.press("c", *"hello", "enter")
-        await wait_for(pilot, lambda: "» 房主: hello" in screen_text(app))
+        await wait_for(pilot, lambda: "» 阿东: hello" in screen_text(app))
         assert not chat.display
 
 
 async def test_lobby_keys_that_do_nothing_say_why(server: tuple[GameServer, Table]) -> None:
     srv, table = server
     words = Words("en")
-    app = FengshengApp(NetSession("127.0.0.1", srv.port, "host"), lang="en", keymap={})
+    app = FengshengApp(NetSession("127.0.0.1", srv.port, "Hannah"), lang="en", keymap={})
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen) and bool(app.state.lobby))
         await pilot.press("plus")

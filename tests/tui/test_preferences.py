@@ -144,3 +144,24 @@ async def test_an_unwritable_config_only_loses_the_settings(monkeypatch: pytest.
         await pilot.press("o", "l", "m")
         assert (app.words.lang, app.mono) == ("en", True)  # the game goes on, in the new settings
     assert load_preferences() == Preferences()
+
+
+@pytest.mark.parametrize(("env", "lang"), [
+    ({"LANG": "zh_CN.UTF-8"}, "zh"),
+    ({"LANG": "zh_TW.UTF-8"}, "zh"),
+    ({"LANG": "en_GB.UTF-8"}, "en"),
+    ({"LANG": "C.UTF-8"}, "en"),
+    ({}, "en"),
+    ({"LANG": "zh_CN.UTF-8", "LC_ALL": "de_DE.UTF-8"}, "en"),
+    ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}, "zh"),
+])
+def test_the_language_defaults_from_the_locale(monkeypatch: pytest.MonkeyPatch, env: dict[str, str],
+                                               lang: str) -> None:
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert resolve_lang(None) == lang
+    assert resolve_lang("zh" if lang == "en" else "en") != lang  # a flag wins
+    save_preferences(Preferences(lang="zh" if lang == "en" else "en"))
+    assert resolve_lang(None) != lang  # and so does the language saved in Settings
