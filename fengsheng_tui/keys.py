@@ -41,7 +41,7 @@ TABLE_KEYS = (
     KeySpec("pass", "space", "pass", "pass_key", key_display="Space"),
     KeySpec("back", "escape,backspace", "back", "back", key_display="Esc"),
     KeySpec("chat", "c", "chat", "chat"),
-    KeySpec("quick_chat", "t", "quick_chat", "quick_chat_key", show=False),
+    KeySpec("quick_chat", "w", "quick_chat", "quick_chat_key", show=False),
     KeySpec("notes", "n", "notes", "note_key", show=False),
     KeySpec("result", "r", "result", "result_key"),
     KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
@@ -230,7 +230,7 @@ NOTES_KEYS = (
 QUICK_CHAT_KEYS = (
     *(KeySpec(f"quick_chat_{n}", str(n), f"say({n - 1})", "quick_chat_key", show=n == 1, key_display="1-8")
       for n in range(1, 9)),
-    KeySpec("quick_chat_close", "escape,backspace,t", "close", "back", key_display="Esc"),
+    KeySpec("quick_chat_close", "escape,backspace,w", "close", "back", key_display="Esc"),
 )
 #: The server broke the protocol: back to the LAN lobby (when the player came from it), or quit.
 SERVER_ERROR_KEYS = (
@@ -282,4 +282,5 @@ SCREENS: dict[str, tuple[KeySpec, ...]] = {
     "table": TABLE_KEYS, "replay": REPLAY_KEYS, "help": HELP_KEYS, "settings": SETTINGS_KEYS,
     "game-over": OVER_KEYS, "quit question": CONFIRM_KEYS, "LAN list": LOBBY_KEYS,
     "character pick": PICK_KEYS, "table lobby": TABLE_LOBBY_KEYS,
+    "identity notes": NOTES_KEYS, "quick chat": QUICK_CHAT_KEYS,
 }

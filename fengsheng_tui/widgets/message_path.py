@@ -13,7 +13,7 @@ from textual.widgets import Static
 from ..client_state import ClientState
 from ..i18n import Words
 from ..safe_text import plain
-from .render import card_text, measure_console
+from .render import Remeasured, card_text, measure_console
 from .transit import keep_names
 
 
@@ -41,7 +41,7 @@ def route(seats: list[dict[str, Any]], message: Mapping[str, Any]) -> list[int]:
     return [*order, sender]
 
 
-class MessagePath(Static):
+class MessagePath(Remeasured, Static):
     """`密电 · 老王传出 · 向右传（逆时针）` over `老王 → Alice → [✉小李] → ~~Bob~~ → 老王` and its face."""
 
     #: Lines the last `show` drew at `width` cells: the ring plans its rows from it.
@@ -57,10 +57,12 @@ class MessagePath(Static):
 
     def show(self, state: ClientState, words: Words, mono: bool = False, width: int = 40) -> None:
         """Drawn again only when the view, the words or the width changed (a key press redraws nothing here)."""
+        width = self.content_region.width or width
         key = (id(state.view), words.lang, mono, width, len(state.seats))
         if key == self._shown:
             return
         self._shown = key
+        self.measured = self.content_region.width
         view = state.view or {}
         seats, me = state.seats, state.seat
         m = view.get("message")

@@ -65,3 +65,18 @@ def chips_text(counts: Mapping[str, Any], words: Words, mono: bool = False) -> T
         n = int(counts.get(colour, 0) or 0)
         text.append(f"{words.colour(colour)}{n}", style=(MONO_CHIP_STYLE if mono else CHIP_STYLE)[colour] if n else "dim")
     return text
+
+
+class Remeasured:
+    """Mixin for a ring widget that counts its wrapped lines at its width: once layout gives it
+    another width than it counted with, the ring is planned again (so the count never depends on
+    whether some later refresh happened to come)."""
+
+    measured = 0
+
+    def on_resize(self) -> None:
+        widget: Any = self
+        if widget.content_region.width != self.measured:
+            fit = getattr(widget.screen, "fit_ring", None)
+            if fit is not None:
+                widget.call_after_refresh(fit)

@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from ..i18n import Words
 from ..safe_text import plain
-from .render import chips_text, measure_console
+from .render import Remeasured, chips_text, measure_console
 
 #: The identity note a player may put on a seat (local, never sent): style of its chip.
 NOTE_STYLE = {"red": "bold white on red", "blue": "bold white on blue", "neutral": "bold black on yellow",
@@ -58,7 +58,7 @@ def status_text(seat: Mapping[str, Any], words: Words, show_identity: bool) -> T
     return text
 
 
-class SeatBox(Static):
+class SeatBox(Remeasured, Static):
     """A seat on the ring; the table sets its classes: -me, -current, -holder (the message is
     here), -your-move (our prompt is open), -out (dead or lost), -skipped."""
 
@@ -76,7 +76,8 @@ class SeatBox(Static):
         """`countdown`: seconds left when prompted (None: prompted with no deadline; False: not prompted)."""
         index = seat.get("index")
         out = not seat.get("alive", True) or bool(seat.get("lost"))
-        key = (dict(seat), words.lang, me, current, over, countdown, note, holder, sender, characters, mono)
+        width = max(8, self.content_region.width or 18)
+        key = (dict(seat), words.lang, me, current, over, countdown, note, holder, sender, characters, mono, width)
         self.set_class(index == me, "-me")
         self.set_class(index == current and not over, "-current")
         self.set_class(holder, "-holder")
@@ -121,7 +122,7 @@ class SeatBox(Static):
                 facts.append(f"[{words(word)}]", style="reverse")
         second.overflow = "fold"
         facts.overflow = "fold"
-        width = max(8, (self.content_region.width or 18))
+        self.measured = self.content_region.width
         self.lines = 1 + sum(len(t.wrap(measure_console(), width)) for t in (second, facts))
         self.update(Group(top, second, facts), layout=False)
 

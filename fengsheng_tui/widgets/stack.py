@@ -10,7 +10,7 @@ from textual.widgets import Static
 from ..client_state import ClientState
 from ..i18n import Words
 from ..safe_text import plain
-from .render import card_text, measure_console
+from .render import Remeasured, card_text, measure_console
 
 
 def entry_text(depth: int, item: dict[str, object], state: ClientState, words: Words, mono: bool) -> Text:
@@ -30,7 +30,7 @@ def entry_text(depth: int, item: dict[str, object], state: ClientState, words: W
     return line
 
 
-class StackView(Static):
+class StackView(Remeasured, Static):
     #: Lines the last `show` drew (after wrapping at the widget's width).
     lines = 1
 
@@ -49,6 +49,7 @@ class StackView(Static):
         if key == self._shown:
             return
         self._shown = key
+        self.measured = self.content_region.width
         title = Text(words("stack") + ": ", style="bold")
         if not stack:
             title.append(words("stack_empty"), style="dim")

@@ -116,7 +116,8 @@ async def test_seats_sit_as_people_sit_and_show_everything_a_player_needs(size: 
 
 
 async def test_dead_lost_offline_and_locked_are_on_the_seat() -> None:
-    game = play_until(14, lambda g: not g.state.seats[0].alive)
+    game = play_until(2, lambda g: not g.state.seats[0].alive)
+    assert not game.over and not game.state.seats[0].alive
     msg = update(game, 0)
     seats = msg["view"]["seats"]
     seats[1].update(online=False, bot=False)
@@ -229,7 +230,7 @@ async def test_quick_chat_sends_a_phrase_with_two_keys(lang: str) -> None:
     app = FengshengApp(session, lang=lang, clock=frozen, keymap={})
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await pilot.press("t")
+        await pilot.press("w")
         await pilot.pause()
         assert QUICK_CHAT[lang][1] in screen_text(app)
         await pilot.press("2")
