@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import statistics
@@ -88,6 +89,7 @@ def start_host(folder: Path, players: int) -> tuple[subprocess.Popen[str], Path,
         [FENGSHENG, "host", "--no-advertise", "--interface", "127.0.0.1", "--port", "0", "--players", str(players),
          "--data-dir", str(folder / "data"), "--ssh", "127.0.0.1:0", "--ssh-limits", "16,32,120"],
         stdin=subprocess.DEVNULL, stdout=log.open("w"), stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "LC_MESSAGES": "zh_CN.UTF-8"},  # guests start in the host locale's language
     )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:

@@ -517,6 +517,13 @@ def _pass_window(game: Game) -> bool:
     return True
 
 
+def _answer_decoys(game: Game) -> None:
+    """Decoy offers (a face-down seat asked as a 就计 or 弃卒保帅 owner would be, with nothing to
+    choose) are answered by themselves before each step: scenarios name real decisions only."""
+    while decoys := sorted((p for p in game.prompts.values() if chars.is_decoy(p)), key=lambda p: game.priority_key(p.seat)):
+        game.choose(decoys[0].seat, decoys[0].id, decoys[0].default)
+
+
 def _seat_of(step: Mapping[str, Any]) -> int:
     seat = step.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
@@ -541,12 +548,13 @@ def run_step(game: Game, step: Mapping[str, Any]) -> None:
             raise ScenarioError(f"step {_step_text(step)}: seat {seat} is not a seat (0..{game.n() - 1})")
     if game.over and not ("expect" in step or step.get("expect_refused")):
         raise StepFailed("the game is already over")
+    _answer_decoys(game)
     if step.get("all_pass") is True:
         if not _pass_window(game):
             raise StepFailed(f"no response window is open (open: {_open_prompts(game)})")
     elif step.get("settle") is True:
         while _pass_window(game):
-            pass
+            _answer_decoys(game)
     elif "expect" in step:
         check(game, step["expect"])
     elif step.get("expect_refused") is True:
@@ -1030,10 +1038,15 @@ def run_scenario(data: Mapping[str, Any]) -> ScenarioResult:
         if not _run_part(result, where, partial(run_step, game, step)):
             return result
         result.steps_run = number
-    if "expect" in data and not _run_part(result, "expect", lambda: check(game, data["expect"])):
+    if "expect" in data and not _run_part(result, "expect", partial(_final_check, game, data["expect"])):
         return result
     result.ok = True
     return result
+
+
+def _final_check(game: Game, exp: object) -> None:
+    _answer_decoys(game)
+    check(game, exp)
 
 
 def _run_part(result: ScenarioResult, where: str, part: Callable[[], None]) -> bool:

@@ -91,7 +91,7 @@ class FengshengApp(App[int]):
 
     def on_mount(self) -> None:
         for notice in self.notices:
-            self.notify(notice, timeout=60)
+            self.notify(clean(notice), timeout=60, markup=False)
         if self.guest is not None:
             from .screens.guest import GuestScreen
 

@@ -103,7 +103,7 @@ class ClientState:
                 self._game_ended = True
         elif kind == "chat":
             self.log.append(LogEntry(chat=(str(msg.get("name", "?")), str(msg.get("text", ""))),
-                                     spectator=msg.get("seat") is None))
+                                     spectator="seat" in msg and msg["seat"] is None))
         elif kind == "error" and msg.get("code") == "timed_out":
             # What happened, not what to fix: a log line, not a note on the next prompt.
             self.log.append(LogEntry(event={"kind": "timed_out"}))

@@ -15,12 +15,22 @@ from engine.cards import TRUTH_OR_FALSE
 
 
 def load_replay(path: Path) -> dict[str, Any]:
-    """Read a `.replay` file written by the server (msgpack map: seat, config, events, final)."""
+    """Read a `.replay` file written by the server (msgpack map: seat, config, events, final).
+
+    A replay may come from anyone: its final view and every event are checked against the
+    protocol's schemas for what a server sends, so a broken file is refused here, not on screen."""
     from net.journal import read_replay
+    from net.protocol import EVENT, SEAT, VIEW
 
     replay = read_replay(path)
     if not isinstance(replay.get("events"), list) or not isinstance(replay.get("final"), dict):
         raise ValueError(f"{path} is not a fengsheng replay (no events or final view)")
+    problem = SEAT.check(replay.get("seat")) or VIEW.check(replay["final"])
+    if problem is None:
+        problem = next((f"events[{i}]: {bad}" for i, event in enumerate(replay["events"])
+                        if (bad := EVENT.check(event))), None)
+    if problem:
+        raise ValueError(f"{path} is not a fengsheng replay: {problem}")
     return replay
 
 

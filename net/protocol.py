@@ -458,6 +458,11 @@ class Content:
         raise NotImplementedError
 
 
+def _at(where: str, problem: str) -> str:
+    """`problem` of the member at `where`: `.seats[2].name must be a string`."""
+    return where + (problem if problem[0] in ".[" else " " + problem)
+
+
 @dataclass(frozen=True)
 class Num(Content):
     """A finite number (int or float, never a bool) in ``lo..hi``."""
@@ -494,7 +499,7 @@ class ListOf(Content):
         for i, item in enumerate(value):
             problem = self.item.check(item)
             if problem:
-                return f"[{i}] {problem}"
+                return _at(f"[{i}]", problem)
         return None
 
 
@@ -518,7 +523,7 @@ class Record(Content):
             if name in value:
                 problem = validator.check(value[name])
                 if problem:
-                    return f".{name} {problem}"
+                    return _at(f".{name}", problem)
         return None
 
 
@@ -548,7 +553,7 @@ class Values(Content):
         for key, item in value.items():
             problem = _WORD.check(key) or self.value.check(item)
             if problem:
-                return f".{key[:40]!r} {problem}"
+                return _at(f"[{key[:40]!r}]", problem)
         return None
 
 
@@ -714,7 +719,7 @@ def validate_server_message(msg: Any) -> dict[str, Any]:
     for name, content in SERVER_CONTENTS.get(msg["type"], {}).items():
         problem = content.check(msg[name])
         if problem:
-            raise ProtocolError(BAD_MESSAGE, f"{msg['type']}.{name}{problem if problem[0] in '.[' else ' ' + problem}")
+            raise ProtocolError(BAD_MESSAGE, _at(f"{msg['type']}.{name}", problem))
     return msg
 
 
@@ -722,7 +727,7 @@ def check_view(view: Any) -> None:
     """A whole view (a patched one) against ``VIEW``; ``bad_message`` when it breaks it."""
     problem = VIEW.check(view)
     if problem:
-        raise ProtocolError(BAD_MESSAGE, f"view{problem if problem[0] in '.[' else ' ' + problem}")
+        raise ProtocolError(BAD_MESSAGE, _at("view", problem))
 
 
 def _build(schemas: Mapping[str, Schema], kind: str, **fields: Any) -> dict[str, Any]:

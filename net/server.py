@@ -34,8 +34,8 @@ DEFAULT_PORT = 7531
 #: Every socket at once (also kept below the process's file descriptor limit, see `_fd_room`).
 MAX_CONNECTIONS = 256
 #: Connections that have not said hello yet: in all, and from one address.
-MAX_PENDING = 32
-PENDING_PER_ADDRESS = 8
+MAX_PENDING = 64
+PENDING_PER_ADDRESS = 16
 #: Spectators (without a seat token): in all, and from one address.
 MAX_SPECTATORS = 64
 SPECTATORS_PER_ADDRESS = 16

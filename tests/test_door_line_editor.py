@@ -36,3 +36,14 @@ def test_listen_spec() -> None:
     assert parse_listen("2222", "0.0.0.0") == ("0.0.0.0", 2222)
     assert parse_listen("127.0.0.1:0", "0.0.0.0") == ("127.0.0.1", 0)
     assert printable("a\x1b[31mb\u200bc") == "a[31mbc"
+
+
+def test_only_display_variables_pass_and_only_well_formed() -> None:
+    import re
+
+    from fengsheng_tui.doors.ssh import PASSED_ENV, TERM_RE
+
+    assert set(PASSED_ENV) == {"COLORTERM", "TEXTUAL_ANIMATIONS", "NO_COLOR"}
+    assert not re.fullmatch(PASSED_ENV["NO_COLOR"], "1\x00")
+    assert not re.fullmatch(PASSED_ENV["TEXTUAL_ANIMATIONS"], "none; rm -rf /")
+    assert TERM_RE.fullmatch("xterm-256color") and not TERM_RE.fullmatch("xterm\nTERM=x")

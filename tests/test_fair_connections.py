@@ -423,3 +423,17 @@ async def test_a_seat_whose_connection_went_silent_can_be_taken_back_by_its_toke
         await first.close()
     finally:
         await server.close()
+
+
+async def test_honest_clients_connecting_at_once_from_one_address_all_get_in() -> None:
+    """The per-address limits leave room for what one machine honestly opens at once (a `fengsheng
+    bot --count 9`, a door's guests): 12 joins in parallel from 127.0.0.1 all succeed."""
+    table = Table("t", players=4, timers=LONG)
+    server = await started(table)
+    try:
+        clients = await asyncio.gather(*(join(server.port, f"guest{n}", spectate=n >= 4) for n in range(12)))
+        assert sorted(c.seat for c in clients if c.seat is not None) == [0, 1, 2, 3]
+        for c in clients:
+            await c.close()
+    finally:
+        await server.close()

@@ -10,18 +10,23 @@ every player count.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import dataclasses
 import random
 from collections.abc import Iterator
 
 import msgpack
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Game, GameConfig, events_for, playable_configs, view
-from engine.characters import roster
+from engine.characters import cast_of, roster
 from engine.state import CHARACTER_PICK
+from net.client import Client
+from net.server import GameServer
+from net.table import Table
 
 CONFIGS = playable_configs(False)
 CHARACTER_CONFIGS = playable_configs(True)
@@ -248,3 +253,202 @@ def test_a_pass_in_a_response_window_is_secret_until_the_window_closes() -> None
             options = prompt.options
             game.choose(prompt.seat, prompt.id, rng.choice(options).id if rng.random() < 0.3 else prompt.default)
     assert checked > 50
+
+
+# ---------------------------------------------------------------------------- what others are shown
+# while a seat decides: waiting lists, prompt kinds, and the frames the server sends
+
+
+def swap_hidden_characters(game: Game, seat: int | None, rng: random.Random) -> Game:
+    """A copy in which the face-down characters of the others are other characters nobody shows
+    (the engine's cast follows): everything else, identities and hands included, stays. A seat
+    in the middle of something its own character started (a skill prompt, a queued step, an answer
+    held by the open window) keeps its character: a swap there would make a state no game reaches."""
+    other = copy.deepcopy(game)
+    s = other.state
+    busy = {st.seat for st in s.agenda} | ({s.asking.seat} if s.asking is not None else set())
+    busy |= {p.seat for p in other.prompts.values() if p.kind == "skill"}
+    if s.window is not None:
+        busy |= set(s.window.answers)
+    swapped = [p for p in s.seats if p.index != seat and p.character is not None and not p.face_up
+               and not p.revealed and p.index not in busy]
+    kept = {p.character for p in s.seats if p not in swapped}
+    pool = sorted(set(roster()) - kept)
+    for p, cid in zip(swapped, rng.sample(pool, len(swapped)), strict=True):
+        p.character = cid
+    other.cast = cast_of(tuple(p.character for p in s.seats))
+    return other
+
+
+def public_trace_matches(a: Game, b: Game, seat: int | None, rng: random.Random, steps: int) -> int:
+    """Play `a` and `b` on together and check that `seat` is shown the same bytes at every step.
+
+    A seat whose character differs between the two answers with its default in both (that is
+    always a legal choice: decline, pass); every other seat makes the same random choice in both,
+    which must be offered in both. Returns the number of steps compared; stops at the end of the
+    game or at a secret task completed (a hidden character's task may legitimately end the game)."""
+    changed = {p.index for p, q in zip(a.state.seats, b.state.seats, strict=True) if p.character != q.character}
+    for step in range(steps):
+        if a.over or b.over:  # the end shows every character
+            assert a.over and b.over, f"step {step}: only one game ended"
+            return step
+        assert sent_to(a, seat) == sent_to(b, seat), f"step {step}: seat {seat} is shown different things"
+        prompts_a = sorted(a.pending(), key=lambda p: a.priority_key(p.seat))
+        prompts_b = sorted(b.pending(), key=lambda p: b.priority_key(p.seat))
+        assert [(p.seat, p.kind, p.id) for p in prompts_a] == [(p.seat, p.kind, p.id) for p in prompts_b]
+        pa = rng.choice(prompts_a)
+        pb = next(p for p in prompts_b if p.seat == pa.seat)
+        if pa.seat in changed:
+            a.choose(pa.seat, pa.id, pa.default)
+            b.choose(pb.seat, pb.id, pb.default)
+        else:
+            option = rng.choice(pa.options).id if rng.random() < 0.5 else pa.default
+            assert pb.find(option) is not None, f"seat {pa.seat} is offered {option} in one game only"
+            a.choose(pa.seat, pa.id, option)
+            b.choose(pb.seat, pb.id, option)
+        if any(e.kind == "task_completed" for e in (*a.events[-3:], *b.events[-3:])):
+            return step
+    return steps
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config_index=st.integers(0, len(CHARACTER_CONFIGS) - 1), seed=st.integers(0, 2**32),
+       steps=st.integers(0, 300), trace_seed=st.integers(0, 2**32))
+def test_who_is_asked_what_depends_on_public_facts_only(
+        config_index: int, seed: int, steps: int, trace_seed: int) -> None:
+    """Not only one state: from a reached state, two games whose face-down characters differ are
+    played on with the same choices, and every step shows the watching seat the same view (so the
+    same `waiting` list, the same prompt kinds and ids) and the same events."""
+    game = reach(config_index, seed, steps, characters=True)
+    if game.state.node == CHARACTER_PICK:
+        return
+    rng = random.Random(trace_seed)
+    seat = rng.choice(list(observers(game)))
+    other = swap_hidden_characters(game, seat, rng)
+    public_trace_matches(game, other, seat, rng, 80)
+
+
+def targeted_face_down(game: Game) -> tuple[int, str] | None:
+    """(a face-down seat, the option id) for a 试探 or 锁定 the current player may play on it now."""
+    prompt = game.prompts.get(game.state.current)
+    if prompt is None or prompt.kind != "play":
+        return None
+    seats = game.state.seats
+    for option in prompt.options:
+        target = option.target_seat
+        if option.verb == "play" and option.card is not None and target is not None \
+                and game.card(option.card).function in ("试探", "锁定") and not seats[target].face_up:
+            return target, option.id
+    return None
+
+
+@pytest.mark.parametrize("hidden", ["laoqiang", "laogui", "laojin", "shanling"])
+def test_a_face_down_seat_targeted_by_a_probe_or_lock_is_asked_whoever_it_is(hidden: str) -> None:
+    """老枪 and 老鬼 are offered 就计 when targeted face-down; any other face-down character must be
+    asked alike, or the `skill` entry in `waiting` would name the character to the whole table."""
+    checked = 0
+    for seed in range(400):
+        players, identities = CHARACTER_CONFIGS[seed % len(CHARACTER_CONFIGS)]
+        game = reach(seed % len(CHARACTER_CONFIGS), seed, 0, characters=True)
+        rng = random.Random(seed)
+        for _ in range(200):
+            if game.over:
+                break
+            found = targeted_face_down(game) if game.state.node != CHARACTER_PICK else None
+            if found is not None:
+                break
+            prompts = sorted(game.pending(), key=lambda p: p.seat)
+            prompt = rng.choice(prompts)
+            game.choose(prompt.seat, prompt.id, prompt.default if rng.random() < 0.6 else rng.choice(prompt.options).id)
+        if found is None:
+            continue
+        target, option = found
+        shown = {p.character for p in game.state.seats if p.face_up or p.revealed}
+        if hidden in shown or game.state.seats[target].character == hidden:
+            continue
+        other = copy.deepcopy(game)
+        taken = {p.index: p.character for p in other.state.seats}
+        holder = next((i for i, c in taken.items() if c == hidden), None)
+        if holder is not None:  # the one copy of a character: whoever had it gets the target's
+            other.state.seats[holder].character = other.state.seats[target].character
+        other.state.seats[target].character = hidden
+        other.cast = cast_of(tuple(p.character for p in other.state.seats))
+        player, prompt_id = game.state.current, game.prompts[game.state.current].id
+        for g in (game, other):
+            g.choose(player, prompt_id, option)
+        watchers = [s for s in observers(game) if s not in (target, holder)]
+        for seat in watchers:
+            public_trace_matches(copy.deepcopy(game), copy.deepcopy(other), seat, random.Random(seed), 12)
+        checked += 1
+        if checked >= 6:
+            break
+    assert checked >= 3
+
+
+async def _frames_seen(hidden: str) -> tuple[dict[str, list[dict[str, object]]], bool]:
+    """A real table over TCP on 127.0.0.1 (three players and a spectator, a still clock): seat 0
+    picks `hidden`, a face-down character, and is soon the target of a 试探 or 锁定. Every frame
+    seats 1, 2 and the spectator receive, in order, and whether seat 0 was asked a skill prompt."""
+    table = Table("t", players=3, characters=True, timers={k: 600.0 for k in ("play", "send", "response", "receive",
+                  "probe_discard", "skill", "character_pick")}, bot_delay=0, auto_start=True, seed=0,
+                  clock=lambda: 0.0)
+    server = GameServer("127.0.0.1", 0)
+    server.add_table(table)
+    await server.start()
+    clients = [Client() for _ in range(3)]
+    watcher = Client()
+    seen: dict[str, list[dict[str, object]]] = {"1": [], "2": [], "spectator": []}
+    readers = {"1": clients[1], "2": clients[2], "spectator": watcher}
+
+    async def drain(quiet: float) -> None:
+        """Whatever has arrived (a frame late for one drain is read by the next: the lists compare whole)."""
+        for key, client in readers.items():
+            try:
+                while (msg := await client.recv(timeout=quiet)) is not None:
+                    if msg["type"] in ("update", "patch"):
+                        seen[key].append(msg)
+            except TimeoutError:
+                pass
+
+    try:
+        for i, client in enumerate(clients):
+            await client.connect("127.0.0.1", server.port, f"p{i}")
+        await watcher.connect("127.0.0.1", server.port, "eye", spectate=True)
+        probed, after, asked = False, 0, False
+        while after < 12:
+            game = table.game
+            assert game is not None and not game.over
+            prompt = min(game.pending(), key=lambda p: game.priority_key(p.seat))
+            option = prompt.default
+            if prompt.kind == "character_pick" and prompt.seat == 0:
+                option = next(o.id for o in prompt.options if o.name == hidden)
+            elif not probed and prompt.kind == "play":
+                target = next((o.id for o in prompt.options if o.verb == "play" and o.target_seat == 0
+                               and o.card is not None and game.card(o.card).function in ("试探", "锁定")), None)
+                if target is not None:
+                    option, probed = target, True
+            after += probed
+            count = len(game.choices)
+            await clients[prompt.seat].choose(prompt.id, option)
+            async with asyncio.timeout(5):
+                while len(game.choices) == count:
+                    await asyncio.sleep(0.005)
+            asked = asked or any(p.seat == 0 and p.kind == "skill" for p in game.pending())
+            await drain(0.02)
+        await drain(0.5)
+        assert probed
+    finally:
+        for client in (*clients, watcher):
+            await client.close()
+        await server.close()
+    return seen, asked
+
+
+async def test_the_frames_others_receive_do_not_tell_which_face_down_character_is_targeted() -> None:
+    """On the wire: 老鬼 (offered 就计) or 老金 (not) in seat 0, the other seats and a spectator are
+    sent the very same frames while a 试探/锁定 on him resolves."""
+    (real, offered), (decoy, _) = await _frames_seen("laogui"), await _frames_seen("laojin")
+    assert offered, "老鬼 was offered 就计"
+    assert len(real["spectator"]) > 10
+    for key in real:
+        assert real[key] == decoy[key], f"seat {key} is sent different frames"

@@ -127,6 +127,7 @@ NO_CAST = Cast()
 def cast_of(ids: tuple[str | None, ...]) -> Cast:
     answering: dict[str, set[int]] = {}
     tasked = []
+    hidden_events = flip_triggers() if any(ids) else {}
     for seat, cid in enumerate(ids):
         c = None if cid is None else _REGISTRY.characters.get(cid)
         if c is None:
@@ -134,6 +135,9 @@ def cast_of(ids: tuple[str | None, ...]) -> Cast:
         for skill in c.skills:
             if isinstance(skill, Triggered):
                 answering.setdefault(skill.event, set()).add(seat)
+        # Any character may be face-down when such an event comes: it is then offered them all.
+        for event in hidden_events:
+            answering.setdefault(event, set()).add(seat)
         if c.task is not None and not c.task_at:
             tasked.append(seat)
     return Cast(ids, {event: frozenset(seats) for event, seats in answering.items()}, tuple(tasked))
@@ -383,24 +387,82 @@ def fire(game: Game, event: str, ctx: dict[str, Any], early: bool | None = None)
     (RULES.md §6.4 point 4); a skill that can undo a death (救美) before the death's other triggers.
 
     `early` narrows to the skills that are part of the event (True) or the others (False), for an
-    event whose death and victory check comes between them."""
+    event whose death and victory check comes between them.
+
+    A face-down character shows nothing, so who is offered what must not tell which one it is
+    (PEERS.md §0.4): a face-down seat is offered every optional flip skill of the whole roster
+    that answers the event and whose condition holds for it (`flip_triggers`; their conditions
+    read public facts only), its own for real and the others as decoys, in one order. Everyone
+    else then sees the same `skill` prompt, with the same timer, whichever character it is."""
     answering = game.cast.answering.get(event)
     if not answering:
         return
-    offers = []
+    decoyable = tuple(s for s in flip_triggers().get(event, ()) if early is None or s.early == early)
+    seats = game.state.seats
+    offers: list[tuple[bool, str, int, str]] = []
     for seat in game.order_from(game.state.current):
         if seat not in answering:
             continue
         c = character_of(game, seat)
         if c is None or not answers(game, seat, event, ctx):
             continue
+        hidden = not seats[seat].face_up
         for skill in c.skills:
             if isinstance(skill, Triggered) and skill.event == event and usable(game, seat, skill) \
-                    and (early is None or skill.early == early) and skill.when(game, seat, ctx):
-                offers.append((not skill.saves, seat, skill.name))
+                    and (early is None or skill.early == early) \
+                    and not (hidden and skill in decoyable) and skill.when(game, seat, ctx):
+                offers.append((not skill.saves, "skill.offer", seat, skill.name))
+        if hidden and seats[seat].in_game:
+            for skill in decoyable:
+                if skill.when(game, seat, ctx):
+                    kind = "skill.offer" if skill in c.skills else "skill.decoy"
+                    offers.append((not skill.saves, kind, seat, skill.name))
     offers.sort(key=lambda o: o[0])  # stable: 顺位 kept within each group
-    for _, seat, name in reversed(offers):
-        game.push("skill.offer", seat, skill=name, ctx=ctx)
+    for _, kind, seat, name in reversed(offers):
+        game.push(kind, seat, skill=name, ctx=ctx)
+
+
+@cache
+def flip_triggers() -> dict[str, tuple[Triggered, ...]]:
+    """event -> the optional triggered skills of the whole roster that flip a face-down character
+    (one per name: 老鬼 and 老枪 share 就计). Their `when` must read public facts only."""
+    _load_all()
+    found: dict[str, dict[str, Triggered]] = {}
+    for c in _REGISTRY.characters.values():
+        for skill in c.skills:
+            if isinstance(skill, Triggered) and skill.flip and not skill.forced:
+                found.setdefault(skill.event, {}).setdefault(skill.name, skill)
+    return {event: tuple(skills.values()) for event, skills in found.items()}
+
+
+#: The one option of a decoy offer: its owner has nothing to use, and only he sees that.
+DECOY = P.option("decline")
+
+
+def is_decoy(prompt: P.Prompt) -> bool:
+    """A decoy offer: a skill prompt with nothing but `DECOY` (a real offer adds what to use)."""
+    return prompt.kind == P.SKILL and prompt.options == (DECOY,)
+
+
+@step("skill.decoy")
+def _decoy(game: Game, st: Step) -> None:
+    """A face-down seat without this skill is asked as its owner would be (same checks, same
+    prompt kind), with nothing to choose but to go on."""
+    seat = st.seat
+    assert seat is not None
+    player = game.state.seats[seat]
+    if game.over or not player.in_game or player.face_up:
+        return
+    skill = next(s for skills in flip_triggers().values() for s in skills if s.name == st.data["skill"])
+    ctx = st.data["ctx"]
+    if not skill.when(game, seat, ctx) or (skill.targets is not None and not skill.targets(game, seat, ctx)):
+        return
+    game.ask(seat, P.SKILL, [DECOY], DECOY.id, then="skill.decoy", skill=skill.name, ctx=ctx)
+
+
+@continuation("skill.decoy")
+def _decoy_answered(game: Game, st: Step, opt: P.Option) -> None:
+    return
 
 
 def answers(game: Game, seat: int, event: str, ctx: dict[str, Any]) -> bool:

@@ -55,7 +55,7 @@ MAX_SIZE = (400, 150)
 #: Tries at the prompt that ended with a refused or crashed client, before the door hangs up.
 MAX_ATTEMPTS = 5
 #: Client variables passed on to the game client (display only); everything else is dropped.
-PASSED_ENV = {"COLORTERM": r"[a-z0-9]{1,16}", "TEXTUAL_ANIMATIONS": r"none|basic|full", "NO_COLOR": r".{0,8}"}
+PASSED_ENV = {"COLORTERM": r"[a-z0-9]{1,16}", "TEXTUAL_ANIMATIONS": r"none|basic|full", "NO_COLOR": r"[ -~]{0,8}"}
 #: Why a forwarding channel is refused, as the guest's ssh shows it.
 REFUSED = "this door only runs the game"
 TERM_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
@@ -373,7 +373,8 @@ class _Connection(asyncssh.SSHServer):
             self.session.hang_up()
 
     def begin_auth(self, username: str) -> bool:
-        self.username = username
+        """Anyone may come in; the name is kept printable (it is logged and drawn as a default)."""
+        self.username = printable(username, 64)
         return True
 
     def public_key_auth_supported(self) -> bool:
@@ -633,8 +634,14 @@ class _Session(asyncssh.SSHServerSession):
 
     def _draw(self) -> None:
         if self.stage == "name":
+            keyless = ""
+            if self.conn.key is None:
+                user = printable(self.conn.username, 40)
+                keyless = (f"\x1b[2m没有 SSH 密钥：掉线后请在同一台电脑上以 {user}@ 重新登录，即可回到座位。\n"
+                           f"No SSH key: after a drop, log in again from this machine as {user}@ "
+                           "to get your seat back.\x1b[0m\n")
             self._write(self._header() + "输入你的名字，按 Enter（Ctrl+C 离开）\n"
-                        "Type your name at the table and press Enter (Ctrl+C leaves).\n\n")
+                        "Type your name at the table and press Enter (Ctrl+C leaves).\n" + keyless + "\n")
         elif self.stage == "password":
             self._write(self._header() + "这张桌有密码 · This table has a password.\n\n")
         elif self.stage == "watch":
@@ -752,6 +759,10 @@ class _Session(asyncssh.SSHServerSession):
             value = sent.get(variable)
             if isinstance(value, str) and re.fullmatch(allowed, value):
                 env[variable] = value
+        locale = next((sent[v] for v in ("LC_ALL", "LC_MESSAGES", "LANG") if isinstance(sent.get(v), str)
+                       and sent[v]), None)
+        if locale is not None:  # the guest's own locale (ssh sends it with SendEnv), else the host's
+            env["LC_MESSAGES"] = "zh_CN.UTF-8" if locale.lower().startswith("zh") else "C.UTF-8"
         self.source = loopback_source(self.conn.address) if self.door.sources else None
         config = {"host": self.door.game_host, "port": self.door.game_port, "table": self.door.table.name,
                   "name": self.name, "password": self.password, "spectate": spectate, "env": env,

@@ -15,7 +15,7 @@ from ..choice import PASS_VERBS, Chooser
 from ..keys import TABLE_KEYS
 from ..widgets.hand import HandPanel
 from ..widgets.log import EventLog
-from ..widgets.prompt import ROWS, PromptPanel
+from ..widgets.prompt import ROWS, PromptPanel, is_decoy
 from ..widgets.ring import Ring
 from ..widgets.status import Banner, StatusBar
 from .base import FsScreen
@@ -198,9 +198,9 @@ class TableScreen(FsScreen):
 
     def schedule_auto_pass(self) -> None:
         """A response window where nothing of ours is playable passes by itself, after a random
-        pause (Settings `a` turns this off)."""
+        pause (Settings `a` turns this off); so does a decoy offer, which holds nothing to use."""
         prompt = self.chooser.prompt
-        if not self.fs_app.auto_pass or prompt is None or prompt.get("kind") != "response":
+        if not self.fs_app.auto_pass or prompt is None or (prompt.get("kind") != "response" and not is_decoy(prompt)):
             return
         prompt_id = prompt.get("id")
         if prompt_id == self.auto_pass_for or self.chooser.sent_for == prompt_id:

@@ -116,8 +116,18 @@ def paginate(lengths: list[int], width: int, rows: int) -> list[tuple[int, int]]
     return pages
 
 
+def is_decoy(prompt: dict[str, Any]) -> bool:
+    """A decoy offer (`engine.characters.DECOY`): a face-down seat asked as a 就计 or 弃卒保帅
+    owner would be, so that the table cannot tell; its one option is a nameless decline."""
+    options = prompt.get("options") or []
+    return (prompt.get("kind") == "skill" and len(options) == 1 and options[0].get("verb") == "decline"
+            and not options[0].get("name"))
+
+
 def prompt_head(prompt: dict[str, Any], words: Words) -> str:
     kind = str(prompt.get("kind"))
+    if is_decoy(prompt):
+        return words("k_decoy")
     if kind == "skill":
         names = [o.get("name") for o in prompt.get("options", []) if o.get("name")]
         return words("k_skill", skill=words.skill(names[0])) if names else words("k_skill_plain")

@@ -102,13 +102,13 @@ def test_two_guests_resize_drop_and_reclaim(game_host, tmux_panes, keys) -> None
                      "--ssh", "127.0.0.1:0")
     port = door_port(host)
     alice = tmux_panes(ssh_command(port, "alice", keys("alice")))
-    alice.wait_for(PROMPT + "alice", timeout=10)
+    assert "No SSH key" not in alice.wait_for(PROMPT + "alice", timeout=10)
     alice.send("Enter")
     alice.wait_for(lambda s: "alice (你)" in s, timeout=15)
     seat_a = int(wait_log(host, r"alice took seat (\d)")[1])
 
     bob = tmux_panes(ssh_command(port, "bob", None))
-    bob.wait_for(PROMPT + "bob", timeout=10)
+    assert "log in again from this machine as bob@" in bob.wait_for(PROMPT + "bob", timeout=10)
     bob.send("Enter")
     bob.wait_for(lambda s: TABLE in s and "bob(你)" in s, timeout=15)
     seat_b = int(wait_log(host, r"bob took seat (\d)")[1])
@@ -184,13 +184,16 @@ def test_a_second_login_takes_over_and_another_key_cannot(game_host, tmux_panes,
 
 
 def test_without_a_tty_the_door_allocates_one(game_host, tmux_panes, keys) -> None:
-    """`ssh -T` (no pty asked for) still gets the prompt and the game, at 80×24."""
+    """`ssh -T` (no pty asked for) still gets the prompt and the game, at 80×24; a guest whose ssh
+    sends an English locale plays in English on a host whose locale is Chinese."""
     host = game_host("--players", "4", "--ssh", "127.0.0.1:0")
-    pane = tmux_panes(ssh_command(door_port(host), "dave", keys("dave"), tty="-T"), width=100, height=30)
+    pane = tmux_panes(ssh_command(door_port(host), "dave", keys("dave"), "-o", "SendEnv=LANG", tty="-T"),
+                      width=100, height=30, env={"LANG": "en_GB.UTF-8"})
     pane.wait_for(PROMPT, timeout=10)
     pane.send("Enter")
-    screen = pane.wait_for("dave (你)", timeout=15)
-    assert "牌桌" in screen
+    screen = pane.wait_for(lambda s: "dave (you)" in s and "? " in s.splitlines()[23], timeout=15)
+    assert "Table" in screen  # in English, and the footer on row 24 of the 30-row window
+    assert not "".join(screen.splitlines()[24:]).strip()
 
 
 def run_ssh(command: list[str], timeout: float = 15.0, **kw) -> subprocess.CompletedProcess[str]:

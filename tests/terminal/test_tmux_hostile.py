@@ -61,3 +61,12 @@ def test_markup_names_from_a_server_are_shown_as_written(hostile, tmux_panes) ->
     # Parsed as markup, the tags would vanish: they are on the screen as they were written.
     screen = pane.wait_for(lambda s: "[red on white]X" in s and "[/]" in s and "click[/]" in s, timeout=20)
     assert pane.alive() and "Traceback" not in screen
+
+
+def test_a_keys_file_with_markup_is_reported_as_written(tmux_panes, tmp_path: Path) -> None:
+    """Before: the start-up notice about a refused key was parsed as markup: `[/]` ended the app."""
+    keys = tmp_path / "keys.toml"
+    keys.write_text('"[/]" = "x"\n', encoding="utf-8")
+    pane = tmux_panes([FENGSHENG, "play", "--lang", "en"], env={"FENGSHENG_CONFIG": str(keys)}, width=120, height=30)
+    screen = pane.wait_for("no key called '[/]'", timeout=20)
+    assert pane.alive() and "Traceback" not in screen

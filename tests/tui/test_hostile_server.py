@@ -78,7 +78,7 @@ async def test_a_view_that_breaks_the_schema_shows_the_error_screen_and_says_why
             assert isinstance(app.screen, ServerErrorScreen)
             flat = " ".join(text.split())
             assert "The server broke the protocol" in flat, flat
-            assert "update.view.seats[0].name must be a string" in flat.replace(" [0] .", "[0]."), flat
+            assert "update.view.seats[0].name must be a string" in flat, flat
     finally:
         await server.close()
 

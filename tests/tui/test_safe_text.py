@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import re
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from rich.text import Text
 from engine import events_for, view
 from fengsheng_tui.app import FengshengApp
 from fengsheng_tui.safe_text import clean, clean_tree, plain
+from fengsheng_tui.screens.character_pick import CharacterPickScreen
 from fengsheng_tui.screens.game_over import GameOverScreen
 from fengsheng_tui.screens.lobby import LobbyScreen
 from fengsheng_tui.screens.table import TableScreen
@@ -33,7 +35,7 @@ from net.server import GameServer
 from net.table import Table
 
 from .screen_text import screen_text
-from .states import ScriptedSession, update, welcome
+from .states import ScriptedSession, play_until, update, welcome
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Markup that must be shown as it is written.
@@ -163,17 +165,22 @@ def _bot(seat: int) -> Any:
 
 
 def hostile_game(over: bool) -> Any:
+    """A game of the hostile names: over, or (the first seed that gets there) at a prompt of seat 0
+    after the first turns."""
     from bots import make_bot
     from engine import Game, GameConfig
 
-    game = Game.new(GameConfig(players=4, identities="novice", names=NAMES), 11)
-    bots = {s: make_bot("random", s, 70 + s) for s in range(4)}
-    for _ in range(5000):
-        if game.over or (not over and game.state.turn >= 3 and any(p.seat == 0 for p in game.pending())):
-            break
-        prompt = min(game.pending(), key=lambda p: game.priority_key(p.seat))
-        game.choose(prompt.seat, prompt.id, bots[prompt.seat].decide(view(game, prompt.seat)))
-    return game
+    for seed in range(11, 60):
+        game = Game.new(GameConfig(players=4, identities="novice", names=NAMES), seed)
+        bots = {s: make_bot("random", s, 70 + s) for s in range(4)}
+        for _ in range(5000):
+            if game.over or (not over and game.state.turn >= 2 and any(p.seat == 0 for p in game.pending())):
+                break
+            prompt = min(game.pending(), key=lambda p: game.priority_key(p.seat))
+            game.choose(prompt.seat, prompt.id, bots[prompt.seat].decide(view(game, prompt.seat)))
+        if game.over == over:
+            return game
+    raise AssertionError("no seed reached the moment")
 
 
 def lobby_frame() -> dict[str, Any]:
@@ -221,6 +228,15 @@ async def test_every_screen_shows_hostile_frames_as_plain_text(lang: str) -> Non
         app.show_help()
         await pilot.pause()
         assert_inert(app)
+        app.pop_screen()
+
+        picking = {**playing["view"], "phase": "character_pick", "prompt": None,
+                   "character_choices": [MARKUP[0], f"{CONTROLS}{MARKUP[2]}"]}
+        app.handle_message({"type": "update", "view": picking, "events": []})
+        await wait_for(pilot, lambda: isinstance(app.screen, CharacterPickScreen))
+        await pilot.pause()
+        text = assert_inert(app)
+        assert MARKUP[0] in text and MARKUP[2] in text
         app.pop_screen()
 
         app.handle_message({"type": "update", "view": view(finished, 0), "events": events_for(finished, 0, 0)})
@@ -300,6 +316,9 @@ def test_no_widget_hands_a_built_string_to_a_markup_sink() -> None:
             if isinstance(node, ast.Call):
                 func = node.func
                 name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+                if name == "notify" and not any(k.arg == "markup" and isinstance(k.value, ast.Constant)
+                                                and k.value.value is False for k in node.keywords):
+                    problems.append(f"{path.relative_to(ROOT)}:{node.lineno} notify() without markup=False")
                 if name in MARKUP_CALLS:
                     args = [*node.args, *(k.value for k in node.keywords if k.arg in (None, "title", "message"))]
                     problems += [f"{path.relative_to(ROOT)}:{node.lineno} {name}({ast.unparse(a)})"
@@ -310,3 +329,21 @@ def test_no_widget_hands_a_built_string_to_a_markup_sink() -> None:
                         problems.append(f"{path.relative_to(ROOT)}:{node.lineno} .{target.attr} = "
                                         f"{ast.unparse(node.value)}")
     assert not problems, "\n".join(problems)
+
+
+
+def test_a_replay_file_that_breaks_the_schema_is_refused(tmp_path: Path) -> None:
+    """Before: a replay whose seats were not maps (or names not text) opened and crashed the viewer."""
+    from fengsheng_tui.replay_model import load_replay
+    from net.journal import write_replay
+
+    game = play_until(3, lambda g: False)
+    good = {"seat": 0, "config": {}, "events": events_for(game, 0, 0), "final": view(game, 0)}
+    write_replay(tmp_path / "good.replay", good)
+    assert load_replay(tmp_path / "good.replay")["events"] == good["events"]
+    for broken, why in (({**good, "final": {**good["final"], "seats": ["x"]}}, ".seats[0] must be a map"),
+                        ({**good, "events": [*good["events"][:3], {"kind": "draw", "seat": "[/]"}]}, "events[3]: .seat must be an integer"),
+                        ({**good, "seat": 99}, "must be in 0..63")):
+        write_replay(tmp_path / "bad.replay", broken)
+        with pytest.raises(ValueError, match=re.escape(why)):
+            load_replay(tmp_path / "bad.replay")
