@@ -105,7 +105,9 @@ class MessagePath(Remeasured, Static):
                 path.append_text(plain(label, style="dim"))
             else:
                 path.append_text(plain(label))
-        if origin is not None and origin not in (position, m.get("sender")):
+        # Where it came from, when the route does not say it already (a 退回 or a 截获 moved it).
+        before = order[reached - 1] if reached else None
+        if origin is not None and origin not in (position, m.get("sender"), before):
             path.append_text(plain("  " + words("came_from", origin=name(origin)), style="italic"))
         face = Text(words("message_face") + " ", style="bold")
         face.append_text(card_text(m.get("card"), words, mono))

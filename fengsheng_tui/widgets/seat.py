@@ -76,7 +76,9 @@ class SeatBox(Remeasured, Static):
         """`countdown`: seconds left when prompted (None: prompted with no deadline; False: not prompted)."""
         index = seat.get("index")
         out = not seat.get("alive", True) or bool(seat.get("lost"))
-        width = max(8, self.content_region.width or 18)
+        # Counted as if framed (the ring may put frames on after counting): a line to spare, never one short.
+        framed = self.styles.border_left[0] not in ("", "none", "hidden")
+        width = max(8, (self.content_region.width or 18) - (0 if framed else 2))
         key = (dict(seat), words.lang, me, current, over, countdown, note, holder, sender, characters, mono, width)
         self.set_class(index == me, "-me")
         self.set_class(index == current and not over, "-current")

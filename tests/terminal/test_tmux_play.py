@@ -27,7 +27,7 @@ def test_play_to_game_over_with_keys_only(tmux_panes) -> None:
     """Bots answer at once (`--bot-delay 0`), so any game ends within the timeout; the seed only
     keeps the run repeatable."""
     pane = tmux_panes([FENGSHENG, "play", "--seed", "386", "--lang", "en", "--bot-delay", "0"])
-    table = pane.wait_for("Hand", timeout=10)
+    table = pane.wait_for(lambda s: "Hand" in s and "The Message" in s, timeout=10)
     assert "The Message" in table and "Last:" in table
     over, answers = play_until_over(pane, "en")
     assert answers > 0
@@ -84,7 +84,9 @@ def test_two_players_at_one_host_each_see_only_their_own_hand(game_host, tmux_pa
     names = ("Alice", "Bob")
     panes = {name: tmux_panes([FENGSHENG, "join", host.address, "--name", name]) for name in names}
     screens = {
-        name: pane.wait_for(lambda s: ("─ 手牌" in s or "━ 手牌" in s) and "第1回合" in s, timeout=15)
+        name: pane.wait_for(
+            # Alice's first prompt is open (her move: the heavy frame), and Bob waits for it.
+            lambda s: "风声 · 第1回合" in s and ("━ 手牌" in s or "等待 Alice" in s), timeout=15)
         for name, pane in panes.items()
     }
     for me, other in (names, names[::-1]):
@@ -98,5 +100,6 @@ def test_two_players_at_one_host_each_see_only_their_own_hand(game_host, tmux_pa
         # The other player sees how many cards I hold, and no card faces in my log lines.
         assert re.search(rf"\b{len(cards)}张", seat_row(theirs, me)), seat_row(theirs, me)
         for line in theirs.splitlines():
+            line = line.split("刚才：", 1)[-1]  # the banner's own label is no card face
             if f"{me}获得" in line or f"{me}摸了" in line:
                 assert "：" not in line and "[" not in line, line
