@@ -21,6 +21,7 @@ GAIN = (1.0, 2.0, WIN)  # value of one more message of the own colour, by how ma
 HURT = (1.0, 2.0, 8.0)  # cost of one more black, by how many are there (the third one kills)
 BASE = {"red": 25 / 81, "blue": 25 / 81, "black": 31 / 81}  # colours of the resolved deck
 CARELESS = 0.3  # share of other players assumed to act at random
+TURN_PHASES = ("turn_start", "turn_end")  # the windows of RULES.md §4 that follow no use
 KEEP = {"识破": 1.2, "截获": 1.0, "烧毁": 1.0, "锁定": 0.8, "破译": 0.5, "试探": 0.6,
         "退回": 0.4, "调虎离山": 0.3, "真伪莫辨": 0.2}
 
@@ -220,7 +221,13 @@ class BasicBot(SkillSense):
     # ------------------------------------------------------------------ habits shared with normal
 
     def rescue(self, options: list[dict], trust: float = 0.99) -> dict | None:
-        """烧毁 a black in front of a seat (this one, or an ally it is sure of) that holds two or more."""
+        """烧毁 a black in front of a seat (this one, or an ally it is sure of) that holds two or more.
+
+        Not in the turn-start and turn-end windows: there the bots keep to their old habits (play
+        phase, transmit, arrive), since two bots burning each other's blacks at every turn end can
+        keep a two-player endgame going for ever."""
+        if self.view["phase"] in TURN_PHASES:
+            return None
         plays = self.plays(options, "烧毁")
         best = None
         for o in plays:

@@ -20,7 +20,7 @@ from . import prompts as P
 from .cards import BLACK, DIRECT, PROBE, SEE_THROUGH, TEXT, Card, build_deck
 from .config import FACTION_COLOUR, IDENTITIES, GameConfig
 from .events import Event
-from .functions import OWN_PLAY, RULES
+from .functions import ANY_MOMENT, OWN_PLAY, RULES
 from .prompts import RESPONSE, ChoiceError, GameIsOver, IllegalOption, NoPrompt, Option, Prompt, StalePrompt
 from .state import (
     AFTER_ARRIVE,
@@ -28,15 +28,19 @@ from .state import (
     CHARACTER_PICK,
     DRAW,
     GAME_OVER,
+    NEXT_TURN,
     PLAY,
     RECEIVE,
     SEND,
     STEP_ARRIVE,
     STEP_PLAY,
     STEP_TRANSMIT,
+    STEP_TURN_END,
+    STEP_TURN_START,
     TRANSMIT,
     TURN_END,
     TURN_START,
+    TURN_STEPS,
     WINDOW,
     GameState,
     Message,
@@ -65,7 +69,8 @@ def _answer_orders(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))
 
 
-_AFTER_WINDOW = {STEP_PLAY: PLAY, STEP_TRANSMIT: AFTER_TRANSMIT, STEP_ARRIVE: AFTER_ARRIVE}
+_AFTER_WINDOW = {STEP_PLAY: PLAY, STEP_TRANSMIT: AFTER_TRANSMIT, STEP_ARRIVE: AFTER_ARRIVE,
+                 STEP_TURN_START: DRAW, STEP_TURN_END: NEXT_TURN}
 _PASS_ONLY = (P.PASS,)
 _PASS_ID = P.PASS.id
 
@@ -110,6 +115,8 @@ class Game:
         #: with it (read before every decision, so not a property).
         self.over = state.node == GAME_OVER
         self._colours = tuple(card.colour for card in deck)  # by card id: colour counts run after every step
+        self._shown_cache: tuple[object, dict[str | None, tuple[bool, ...]]] = (None, {})
+        self._tasks_unmet_at = -1  # the length of the log when no secret task was met (see below)
         self._handlers: dict[str, Callable[[], bool]] = {
             TURN_START: self._turn_start,
             DRAW: self._draw,
@@ -122,6 +129,7 @@ class Game:
             WINDOW: self._waiting,
             CHARACTER_PICK: self._waiting,
             TURN_END: self._turn_end,
+            NEXT_TURN: self._next_turn,
             GAME_OVER: self._waiting,
         }
 
@@ -136,6 +144,7 @@ class Game:
         game = cls(state, build_deck(config.deck))
         if setup is not None:
             game._deal_setup(setup)
+            game.push("check_end")  # a mid-game start is checked like any change (RULES.md §10)
         elif config.characters:
             characters.deal_choices(game)
         else:
@@ -358,7 +367,13 @@ class Game:
         s = self.state
         if not self.cast.tasked or s.node == GAME_OVER or s.declaring is not None or s.dying:
             return False
+        # Every change a task reads (hands, messages, deaths) is logged: with no event since the
+        # last negative check, the answer is the same (windows open and close many times a turn).
+        logged = len(self.events)
+        if logged == self._tasks_unmet_at:
+            return False
         if not characters.check_tasks(self):
+            self._tasks_unmet_at = logged
             return False
         self.prompts.clear()
         s.asking = None
@@ -395,8 +410,14 @@ class Game:
         s.cannot_send = False
         s.turn += 1
         self.log("turn_start", seat=s.current, turn=s.turn)
-        s.node = DRAW
+        self._open_window(STEP_TURN_START, self._before(s.current))  # then DRAW
         return False
+
+    def _before(self, seat: int) -> int:
+        """The seat whose right is `seat`: a window "after" it asks `seat` first. The turn-start and
+        turn-end windows follow no use, so [DECISION] their 顺位 starts with the current player, as
+        triggered skills of one moment do (RULES.md §6.4 point 4)."""
+        return (seat - 1) % len(self.state.seats)
 
     def _draw(self) -> bool:
         self.draw(self.state.current, DRAW_COUNT)
@@ -602,8 +623,12 @@ class Game:
             s.cannot_send = False
             self.lose(s.current)
             return False
-        nxt = self.others_in_game(s.current)
-        s.current = nxt[0]
+        self._open_window(STEP_TURN_END, self._before(s.current))  # then NEXT_TURN
+        return False
+
+    def _next_turn(self) -> bool:
+        s = self.state
+        s.current = self.others_in_game(s.current)[0]
         s.node = TURN_START
         return False
 
@@ -649,14 +674,20 @@ class Game:
         seats = s.seats
         characters_on = s.config.characters
         eligible = []
+        # Who is asked is decided from public facts only (PEERS.md §0.4): every seat in the game
+        # holding a card, or a character that might act. At turn start and turn end with nothing on
+        # the stack only a card without printed timing (烧毁) could be used, so a hand counts then only
+        # if such a card has a target, and a face-up character only with a skill of that moment.
+        quiet = step in TURN_STEPS and not s.stack
+        cards_count = not quiet or self._any_moment_card_usable(step)
+        shows = self._shows_active(step if quiet else None) if characters_on else ()
         for seat in _answer_orders(len(seats))[last_actor]:
-            # Who is asked is decided from public facts only (PEERS.md §0.4): every seat in the game
-            # holding a card, or a character that might act.
             player = seats[seat]
-            if player.in_game and (player.hand or characters_on and characters.may_act(self, seat)):
+            if player.alive and not player.lost and (player.hand and cards_count or characters_on and (
+                    shows[seat] or not player.face_up and player.character is not None)):
                 eligible.append(seat)
         prompt_id = s.next_prompt_id
-        s.window = Window(step, _AFTER_WINDOW[step], eligible, set(), acted, last_actor, prompt_id)
+        s.window = Window(step, _AFTER_WINDOW[step], eligible, set(), acted, last_actor, prompt_id, {})
         s.node = WINDOW
         more = self._response_options
         for seat in eligible:
@@ -665,6 +696,22 @@ class Game:
         s.next_prompt_id = prompt_id
         if not eligible:
             self._close_window()
+
+    def _shows_active(self, moment: str | None) -> tuple[bool, ...]:
+        """Per seat: its character, face-up, shows an active skill (of `moment`, or of any moment).
+        Characters never change once assigned, so this is worked out once per cast and moment."""
+        cached = self._shown_cache
+        if cached[0] is not self.cast:
+            cached = self._shown_cache = (self.cast, {})
+        table = cached[1].get(moment)
+        if table is None:
+            table = cached[1][moment] = tuple(characters.shows_active(self, seat, moment) for seat in range(self.n()))
+        return table
+
+    def _any_moment_card_usable(self, step: str) -> bool:
+        """Whether a card without printed timing has a legal target now (targets that are public)."""
+        current = self.state.current
+        return any(RULES[function].targets(self, current, step) for function in ANY_MOMENT)
 
     def _response_options(self, prompt: Prompt) -> list[Option]:
         """A window prompt's options after 'pass', built when first read (see `Prompt`)."""
@@ -723,7 +770,7 @@ class Game:
             return
         if s.stack:
             self._open_window(w.step, s.stack[-1].user, acted=True)
-        elif w.step != STEP_PLAY and w.acted and s.message is not None:
+        elif w.step != STEP_PLAY and w.acted and (s.message is not None or w.step in TURN_STEPS):
             self._open_window(w.step, w.last_actor)
         else:
             s.window = None

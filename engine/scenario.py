@@ -32,7 +32,7 @@ from .cards import (
 from .config import IDENTITIES, ConfigError, GameConfig, identity_options
 from .game import Game, Setup
 from .prompts import ChoiceError, Option
-from .state import PLAY, SEND, TRANSMIT, TURN_START, Message
+from .state import PLAY, SEND, TRANSMIT, TURN_START, TURN_STEPS, Message
 
 COLOUR_WORDS = {RED: RED, BLUE: BLUE, BLACK: BLACK, "红": RED, "蓝": BLUE, "黑": BLACK}
 IDENTITY_WORDS = {**IDENTITY_BY_NAME, **{i: i for i in IDENTITIES}}
@@ -41,7 +41,7 @@ WILDCARDS = ("*", "any")
 
 ACTIONS = ("play", "send", "pass", "end", "receive", "discard", "skill", "decline", "choose", "all_pass",
            "settle", "expect", "answers")
-STEP_KEYS = frozenset(ACTIONS) | {"seat", "target", "message", "card", "as", "expect_refused", "note"}
+STEP_KEYS = frozenset(ACTIONS) | {"seat", "target", "message", "card", "as", "expect_refused", "note", "at"}
 SCENARIO_KEYS = frozenset({
     "name", "cites", "description", "identities", "players", "config", "deck", "probe_draw",
     "dead_share_win", "seed", "first", "hands", "messages", "pile", "discard", "pile_only", "steps", "expect",
@@ -505,6 +505,23 @@ def _refused_step(game: Game, step: Mapping[str, Any]) -> None:
         raise StepFailed(f"expected refused, but seat {seat} may {describe(game, found[0])}")
 
 
+def _turn_window(game: Game) -> str | None:
+    """The step of the open turn-start or turn-end window (RULES.md §4) with nothing on the stack."""
+    s = game.state
+    w = s.window
+    if w is None or w.step not in TURN_STEPS or s.stack or s.asking is not None:
+        return None
+    return w.step if any(p.kind == P.RESPONSE for p in game.prompts.values()) else None
+
+
+def pass_turn_windows(game: Game) -> None:
+    """Every seat passes the turn-start and turn-end windows now open, until the engine waits on
+    something else: a step answers them only when it says `at` (scenarios written before these
+    windows existed read on as they did)."""
+    while not game.over and _turn_window(game) is not None:
+        _pass_window(game)
+
+
 def _pass_window(game: Game) -> bool:
     """Every seat prompted in the current response window passes, in 顺位 order."""
     open_now = sorted((p for p in game.prompts.values() if p.kind == P.RESPONSE),
@@ -548,7 +565,14 @@ def run_step(game: Game, step: Mapping[str, Any]) -> None:
             raise ScenarioError(f"step {_step_text(step)}: seat {seat} is not a seat (0..{game.n() - 1})")
     if game.over and not ("expect" in step or step.get("expect_refused")):
         raise StepFailed("the game is already over")
-    _answer_decoys(game)
+    if "at" in step:
+        _answer_decoys(game)
+        if step["at"] not in TURN_STEPS:
+            raise ScenarioError(f"at must be one of {sorted(TURN_STEPS)}, not {step['at']!r}")
+        if _turn_window(game) != step["at"]:
+            raise StepFailed(f"no {step['at']} window is open (open: {_open_prompts(game)})")
+    else:
+        _between_steps(game)
     if step.get("all_pass") is True:
         if not _pass_window(game):
             raise StepFailed(f"no response window is open (open: {_open_prompts(game)})")
@@ -1045,8 +1069,18 @@ def run_scenario(data: Mapping[str, Any]) -> ScenarioResult:
 
 
 def _final_check(game: Game, exp: object) -> None:
-    _answer_decoys(game)
+    _between_steps(game)
     check(game, exp)
+
+
+def _between_steps(game: Game) -> None:
+    """What the runner answers by itself before a step: decoy offers, then the turn windows open
+    (a step answers those only when it says `at`), until neither is left."""
+    while True:
+        _answer_decoys(game)
+        if game.over or _turn_window(game) is None:
+            return
+        _pass_window(game)
 
 
 def _run_part(result: ScenarioResult, where: str, part: Callable[[], None]) -> bool:

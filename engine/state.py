@@ -24,12 +24,16 @@ RECEIVE = "receive"  # waits on the holder unless the receipt is forced
 WINDOW = "window"  # waits on every eligible seat at once
 CHARACTER_PICK = "character_pick"  # waits on every seat choosing a character
 TURN_END = "turn_end"
+NEXT_TURN = "next_turn"  # after the turn-end window: the next seat's turn begins
 GAME_OVER = "game_over"
 
 # The step of the turn a response window belongs to; it decides which cards are legal.
 STEP_PLAY = "play"
 STEP_TRANSMIT = "transmit"
 STEP_ARRIVE = "arrive"
+STEP_TURN_START = "turn_start"  # RULES.md §4: turn start and turn end allow responses (e.g. 烧毁)
+STEP_TURN_END = "turn_end"
+TURN_STEPS = frozenset({STEP_TURN_START, STEP_TURN_END})
 
 
 @dataclass(slots=True)

@@ -18,6 +18,7 @@ from .state import (
     CHARACTER_PICK,
     DRAW,
     GAME_OVER,
+    NEXT_TURN,
     PLAY,
     RECEIVE,
     SEND,
@@ -33,7 +34,7 @@ VIEW_VERSION = 1
 PHASES = {
     TURN_START: "turn_start", DRAW: "draw", PLAY: "play", SEND: "send", TRANSMIT: "transmit",
     AFTER_TRANSMIT: "transmit", AFTER_ARRIVE: "arrive", RECEIVE: "receive", CHARACTER_PICK: "character_pick",
-    TURN_END: "turn_end", GAME_OVER: "game_over",
+    TURN_END: "turn_end", NEXT_TURN: "turn_end", GAME_OVER: "game_over",
 }
 
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from textual import work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import BindingsMap
+from textual.screen import Screen
 
 from .client_state import ClientState
 from .doors.guest import GuestDoor
@@ -34,6 +36,10 @@ FIRST_JOIN_CODES = ("connect", "bad_state", "bad_message")
 BAD_SERVER = "bad_server"
 
 
+#: Bindings the footer does not show that the command palette still offers.
+PALETTE_EXTRA = frozenset({"settings", "log_newest", "add_bot", "remove_bot", "identities", "characters", "deck"})
+
+
 class FengshengApp(App[int]):
     """风声 in the terminal. Give it a `Session` (a game), or `lobby=True` to browse the LAN first.
 
@@ -42,7 +48,8 @@ class FengshengApp(App[int]):
 
     CSS_PATH = "app.tcss"
     TITLE = "风声"
-    ENABLE_COMMAND_PALETTE = False
+    #: ctrl+p: the game's commands and the colour themes (see `get_system_commands`).
+    ENABLE_COMMAND_PALETTE = True
 
     def __init__(
         self,
@@ -72,6 +79,8 @@ class FengshengApp(App[int]):
         #: The player's remapping (binding id -> keys), applied when each screen builds its bindings.
         self.keymap = loaded.keys
         self.mono = start.mono
+        if start.theme in self.available_themes:
+            self.theme = start.theme
         #: Pass a response window by itself when nothing in it is playable (Settings `a`).
         self.auto_pass = start.auto_pass
         #: Ring the terminal bell when a prompt of ours opens (Settings `b`).
@@ -90,6 +99,8 @@ class FengshengApp(App[int]):
     # ------------------------------------------------------------------ screens
 
     def on_mount(self) -> None:
+        # A theme picked in the command palette is kept like one picked in Settings.
+        self.theme_changed_signal.subscribe(self, lambda _theme: self.save_settings())
         for notice in self.notices:
             self.notify(clean(notice), timeout=60, markup=False)
         if self.guest is not None:
@@ -144,7 +155,28 @@ class FengshengApp(App[int]):
     def save_settings(self) -> None:
         """Keep the Settings screen's choices for the next run (settings.json)."""
         save_preferences(Preferences(lang=self.words.lang, mono=self.mono, auto_pass=self.auto_pass,
-                                     bell=self.bell_on_move))
+                                     theme=self.theme, bell=self.bell_on_move))
+
+    def cycle_theme(self) -> None:
+        """The next of the colour themes Textual ships (Settings `t`), kept for the next run."""
+        names = sorted(self.available_themes)
+        self.theme = names[(names.index(self.theme) + 1) % len(names)] if self.theme in names else names[0]
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette (ctrl+p) offers what the current screen's keys do, in words, and the
+        colour themes; not Textual's screenshot or key panel, which would write files on a door's host
+        or show binding ids."""
+        words = self.words
+        seen: set[str] = set()
+        for key, found in screen._bindings.key_to_bindings.items():
+            for b in found:
+                if b.id is None or b.id in seen or b.id.startswith(("card_", "target_", "pick_")):
+                    continue
+                if b.show or b.id in PALETTE_EXTRA:
+                    seen.add(b.id)
+                    yield SystemCommand(str(b.description), words("palette_key", shown=b.key_display or key),
+                                        partial(screen.run_action, b.action))
+        yield SystemCommand(words("palette_theme"), words("palette_theme_help"), self.action_change_theme)
 
     # ------------------------------------------------------------------ the connection
 

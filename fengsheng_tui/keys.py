@@ -211,6 +211,7 @@ SETTINGS_KEYS = (
     KeySpec("settings_colour", "m", "colour", "colour_mode"),
     KeySpec("settings_auto_pass", "a", "auto_pass", "auto_pass_key"),
     KeySpec("settings_bell", "b", "bell", "bell_key"),
+    KeySpec("settings_theme", "t", "theme", "theme"),
     KeySpec("settings_close", "escape,backspace,q", "close", "back", key_display="Esc"),
 )
 OVER_KEYS = (

@@ -34,6 +34,8 @@ class Preferences:
     auto_pass: bool = True
     #: Ring the terminal bell when a prompt of ours opens (off: a bell in a shared room annoys).
     bell: bool = False
+    #: One of the colour themes Textual ships (checked against the app's themes when applied).
+    theme: str = "textual-dark"
 
 
 def settings_path() -> Path:
@@ -57,6 +59,8 @@ def load_preferences(path: Path | None = None) -> Preferences:
         prefs = replace(prefs, auto_pass=data["auto_pass"])
     if isinstance(data.get("bell"), bool):
         prefs = replace(prefs, bell=data["bell"])
+    if isinstance(data.get("theme"), str) and 0 < len(data["theme"]) <= 64:
+        prefs = replace(prefs, theme=data["theme"])
     return prefs
 
 

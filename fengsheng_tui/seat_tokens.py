@@ -77,6 +77,11 @@ class SeatTokens:
                 return str(entry["token"])
         return None
 
+    def held_elsewhere(self, address: str, name: str, table: str | None = None) -> bool:
+        """Another running client instance holds a seat of player `name` at this server."""
+        return any(e["address"] == address and e["name"] == name and (table is None or e["table"] == table)
+                   and _held_elsewhere(e) for e in self._load())
+
     def remember(self, address: str, name: str, table: str, token: str, seat: int | None = None) -> None:
         """Keep `token`, held by this process; another instance's seat under the same name stays."""
         entries = [e for e in self._load() if (e["address"], e["name"], e["table"]) != (address, name, table)

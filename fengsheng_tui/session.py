@@ -51,6 +51,9 @@ class NetSession:
     next game, so only the server's `auth` refusal of the token (`_without_stale_token`) drops it.
     A player who left while his game was over joins without it: a fresh join after the end is
     what gathers the table for the next game (a returning token would only show the old result).
+    A seat is one connection's: a name already taken joins as "name 2" …, a saved seat another
+    live connection holds (`seat_taken`) gets a seat of our own, and when another running client
+    of this config plays under our name in a game that has started, we watch as a spectator.
     """
 
     def __init__(self, host: str, port: int, name: str, password: str | None = None,
@@ -81,6 +84,9 @@ class NetSession:
         from net.client import ClientError
 
         stored = None
+        # Another running client of this config plays under our name (one account, two terminals).
+        twin = self.token is None and self.seats is not None and self.seats.held_elsewhere(
+            self.address, self.name, self.table)
         if self.token is None and self.seats is not None:
             stored = self.seats.find(self.address, self.name, self.table)
             if stored is not None and self.seats.left_over(self.address, stored):
@@ -88,7 +94,11 @@ class NetSession:
         try:
             client, welcome = await self._hello(stored or self.token)
         except ClientError as exc:
-            if exc.code == "name_taken" and stored is None and self.token is None:
+            if exc.code == "full" and twin and not self.spectate:
+                # The twin's game has started without a seat for us: watch it instead.
+                self.spectate, self.seats = True, None
+                client, welcome = await self._numbered_on(exc, first=1)
+            elif exc.code == "name_taken" and stored is None and self.token is None:
                 client, welcome = await self._numbered_on(exc)
             elif exc.code == "seat_taken" and stored is not None:
                 # Another live connection holds the saved seat (this file's other user): a seat of our own.

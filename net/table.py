@@ -28,7 +28,8 @@ from typing import Any
 from bots import LEVELS, Bot, make_bot
 from engine import ChoiceError, ConfigError, Game, GameConfig, Prompt, events_for, identity_options, view
 from engine.cards import deck_variants
-from engine.prompts import KINDS
+from engine.prompts import KINDS, RESPONSE
+from engine.state import TURN_STEPS
 from engine.view import SEAT_KEYS, SeatPart, merge, public_view, seat_part
 from net import protocol as P
 from net.connection import FramedConnection
@@ -55,8 +56,18 @@ DEFAULT_TIMERS: dict[str, float] = {
     "receive": 10.0,
     "probe_discard": 15.0,
 }
-#: Kinds only character games have: used unless the host's `timers` names them.
-EXTRA_TIMERS: dict[str, float] = {"character_pick": 30.0, "skill": 15.0}
+#: The response prompts of a turn-start or turn-end window (RULES.md §4): most seats have nothing
+#: to play then, so these windows keep their own, shorter timer.
+TURN_WINDOW = "turn_window"
+#: Timers used unless the host's `timers` names them: the kinds only character games have, and
+#: the turn windows' timer.
+EXTRA_TIMERS: dict[str, float] = {"character_pick": 30.0, "skill": 15.0, TURN_WINDOW: 5.0}
+#: A bot answers a turn-start or turn-end window after this share of the bot delay: those windows
+#: show nothing to follow unless something is played, and every bot waits the same whatever it
+#: holds, so the shorter pause tells nothing.
+TURN_WINDOW_BOT_SHARE = 0.25
+#: Every timer the host may set.
+TIMER_NAMES = (*KINDS, TURN_WINDOW)
 #: A dropped seat's deadlines shrink to this, so the table does not wait on someone who is gone.
 OFFLINE_TIMEOUT = 5.0
 #: After this long offline, a bot plays the seat until its owner returns.
@@ -161,7 +172,7 @@ class Table:
         self.game: Game | None = None
         self.journal: Journal | None = None
         self.deadlines: dict[int, float] = {}
-        self._issued: dict[int, float] = {}
+        self._bot_at: dict[int, float] = {}  # prompt id -> when a bot may answer it
         #: Deadlines of window prompts already answered, shown until their window closes: the
         #: views keep listing those seats as waiting, so a pass stays secret (`engine.view`).
         self._answered: dict[int, float] = {}
@@ -649,8 +660,8 @@ class Table:
     def _op_set_timers(self, args: dict[str, Any]) -> None:
         timers = dict(self.timers)
         for kind, seconds in args.items():
-            if kind not in KINDS:
-                raise OpError(P.BAD_MESSAGE, f"no timer {kind!r}; timers are {', '.join(KINDS)}")
+            if kind not in TIMER_NAMES:
+                raise OpError(P.BAD_MESSAGE, f"no timer {kind!r}; timers are {', '.join(TIMER_NAMES)}")
             timers[kind] = _positive_seconds(seconds, kind)
         self.timers = timers
 
@@ -733,7 +744,7 @@ class Table:
         self.game = None
         self.deadlines.clear()
         self._answered.clear()
-        self._issued.clear()
+        self._bot_at.clear()
         self.seats.to_lobby()
         self._dirty = True
 
@@ -752,7 +763,7 @@ class Table:
         self.phase = PLAYING
         self.deadlines.clear()
         self._answered.clear()
-        self._issued.clear()
+        self._bot_at.clear()
         for slot in self.slots:
             slot.bot = self._new_bot(slot.bot_level, slot.index) if slot.bot_level is not None else None
             slot.bot_since = 0
@@ -828,20 +839,22 @@ class Table:
         assert game is not None
         now = self.clock()
         live = set()
+        w = game.state.window
+        turn_window = w is not None and w.step in TURN_STEPS
         for prompt in game.prompts.values():
             live.add(prompt.id)
             if prompt.id not in self.deadlines:
-                deadline = now + self.timers.get(prompt.kind, EXTRA_TIMERS.get(prompt.kind, 30.0))
+                kind = TURN_WINDOW if turn_window and prompt.kind == RESPONSE else prompt.kind
+                deadline = now + self.timers.get(kind, EXTRA_TIMERS.get(kind, 30.0))
                 slot = self.slots[prompt.seat]
                 if slot.offline_since is not None and slot.bot is None:
                     deadline = min(deadline, now + self.offline_timeout)
                 self.deadlines[prompt.id] = deadline
-                self._issued[prompt.id] = now
-        w = game.state.window
+                self._bot_at[prompt.id] = now + self.bot_delay * (TURN_WINDOW_BOT_SHARE if turn_window else 1.0)
         asked = range(w.first_prompt, w.first_prompt + len(w.eligible)) if w is not None else range(0)
         for prompt_id in [p for p in self.deadlines if p not in live]:
             deadline = self.deadlines.pop(prompt_id)
-            del self._issued[prompt_id]
+            del self._bot_at[prompt_id]
             if prompt_id in asked:
                 self._answered[prompt_id] = deadline
         for prompt_id in [p for p in self._answered if p not in asked]:
@@ -856,7 +869,7 @@ class Table:
         for prompt in game.prompts.values():
             if self.deadlines[prompt.id] <= now:
                 expired.append(prompt)
-            elif self.slots[prompt.seat].bot is not None and self._issued[prompt.id] + self.bot_delay <= now:
+            elif self.slots[prompt.seat].bot is not None and self._bot_at[prompt.id] <= now:
                 bot_moves.append(prompt)
         standins = [
             slot for slot in self.slots
@@ -871,7 +884,7 @@ class Table:
         times = list(self.deadlines.values())
         for prompt in game.prompts.values():
             if self.slots[prompt.seat].bot is not None:
-                times.append(self._issued[prompt.id] + self.bot_delay)
+                times.append(self._bot_at[prompt.id])
         times += [s.offline_since + self.standin_grace for s in self.slots if s.offline_since is not None and s.bot is None]
         return min(times, default=None)
 
@@ -925,7 +938,7 @@ class Table:
         self.phase = OVER
         self.deadlines.clear()
         self._answered.clear()
-        self._issued.clear()
+        self._bot_at.clear()
         self.games_finished += 1
         s = game.state
         log.info("%s: game over: winners %s (%s)", self.name, list(s.winners), s.win_reason)

@@ -47,9 +47,9 @@ def test_the_public_view_is_what_every_seat_shares_and_a_spectator_sees() -> Non
 
 
 @pytest.mark.parametrize(("players", "identities", "characters", "seed", "views", "pin"), [
-    # Re-pinned when decoy offers came (a different game, not a different projection).
-    (9, "default", True, 4, 12580, "ab08e6df6a731888"),
-    (6, "3v3", False, 5, 2205, "2dd5bfa3a63bf507"),
+    # Re-pinned when decoy offers and the turn windows came (a different game, not a different projection).
+    (9, "default", True, 4, 10770, "e4a164ec4639ce65"),
+    (6, "3v3", False, 5, 2121, "9b56ab7cef373585"),
 ])
 def test_every_view_of_a_whole_game_is_pinned(players: int, identities: str, characters: bool, seed: int,
                                              views: int, pin: str) -> None:

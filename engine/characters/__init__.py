@@ -278,14 +278,14 @@ def assign(game: Game, ids: list[str], face_up: list[bool] | None = None) -> Non
 
 # ---------------------------------------------------------------------- active skills
 
-def may_act(game: Game, seat: int) -> bool:
-    """Public facts only: a face-down character might hold a skill; a face-up one shows its skills."""
+def shows_active(game: Game, seat: int, moment: str | None) -> bool:
+    """Whether the seat's character, when face-up, shows an active skill of `moment` (None: of any
+    moment). Public facts only: with "a face-down character might hide one", this decides which
+    seats without cards a window asks (`Game._open_window`)."""
     c = character_of(game, seat)
     if c is None:
         return False
-    if not game.state.seats[seat].face_up:
-        return True
-    return c.acts
+    return c.acts if moment is None else moment in c.active_at
 
 
 def skill_options(game: Game, seat: int, moment: str) -> list[P.Option]:

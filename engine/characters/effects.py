@@ -13,14 +13,15 @@ from typing import TYPE_CHECKING
 from .. import prompts as P
 from ..cards import BLACK
 from ..functions import OWN_PLAY, Target
-from ..state import STEP_ARRIVE, STEP_PLAY, STEP_TRANSMIT, Step
+from ..state import STEP_ARRIVE, STEP_PLAY, STEP_TRANSMIT, STEP_TURN_END, STEP_TURN_START, Step
 from ..steps import continuation
 
 if TYPE_CHECKING:
     from ..game import Game
 
 PLACE = "place"
-ANY_TIME = frozenset({OWN_PLAY, STEP_PLAY, STEP_TRANSMIT, STEP_ARRIVE})  # "active:any": outside special phases
+# "active:any": any time outside the special phases, the turn-start and turn-end windows included
+ANY_TIME = frozenset({OWN_PLAY, STEP_PLAY, STEP_TRANSMIT, STEP_ARRIVE, STEP_TURN_START, STEP_TURN_END})
 
 
 def black_cards(game: Game, seat: int) -> list[int]:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import BLACK, RED, SEE_THROUGH
 from ..functions import Target
 from ..functions import see_through as see_through_rule
-from ..state import STEP_ARRIVE, STEP_PLAY, STEP_TRANSMIT, StackItem
+from ..state import STEP_ARRIVE, STEP_PLAY, STEP_TRANSMIT, TURN_STEPS, StackItem
 from . import Active, cover, register
 from .heimeigui import ANY_TIME
 
@@ -23,7 +23,7 @@ def _alert_targets(game: Game, seat: int, moment: str) -> list[Target] | None:
 
 
 # 警觉 counts as 识破: it goes on the stack, resolves by the 识破 rule and may itself be 识破'd.
-ALERT = Active("警觉", frozenset({STEP_PLAY, STEP_TRANSMIT, STEP_ARRIVE}), _alert_targets, flip=True,
+ALERT = Active("警觉", frozenset({STEP_PLAY, STEP_TRANSMIT, STEP_ARRIVE, *TURN_STEPS}), _alert_targets, flip=True,
                stack=True, counts_as=SEE_THROUGH)
 
 

@@ -3,7 +3,8 @@
 Each module defines:
 - `targets(game, user, moment) -> list[Target] | None`: the legal targets for `user` now, or None
   when the card cannot be used at this moment at all. `moment` is `OWN_PLAY` (the current
-  player's play prompt, empty stack) or a window step (`play`, `transmit`, `arrive`).
+  player's play prompt, empty stack) or a window step (`play`, `transmit`, `arrive`, `turn_start`,
+  `turn_end`).
 - `resolve(game, item)`: its effect, when it leaves the stack without being cancelled.
 """
 
@@ -34,6 +35,9 @@ if TYPE_CHECKING:
     from ..state import StackItem
 
 OWN_PLAY = "own_play"
+#: Cards with no printed timing (CARDS.md: ANY): the only ones a seat may use in a turn-start or
+#: turn-end window before anything is on the stack, so only they make holding cards count then.
+ANY_MOMENT = frozenset({BURN})
 
 # (seat, message card): who or what a card is aimed at; (None, None) when it takes no target.
 Target = tuple[int | None, int | None]

@@ -2,8 +2,8 @@
 
 Built on textual-serve's `AppService` (one Textual process per WebSocket, spoken to over pipes),
 but not on its `Server`: that one serves a whole static folder with directory listings, a
-download route, and a page that links fonts from a CDN. This door has exactly five routes, each
-a fixed file or the socket, so no request can name a path of the host's disk, and every byte the
+download route, and a page that links fonts from a CDN. This door has exactly six fixed files
+(held in memory) and the socket, so no request can name a path of the host's disk, and every byte the
 page needs is served from here (a Content-Security-Policy of 'self' makes the browser refuse
 anything else). Each socket starts the same fixed command, `doors.guest` bound to this table;
 nothing a browser sends becomes part of a command line.
@@ -263,9 +263,11 @@ class WebDoor:
             return "forbidden: this door only serves its own page"
         peer = request.remote or "?"
         if sum(1 for address in self.guests.values() if address == peer) >= self.max_per_address:
-            return f"at most {self.max_per_address} browser sessions from one address"
+            return (f"同一地址最多 {self.max_per_address} 个浏览器会话 · "
+                    f"at most {self.max_per_address} browser sessions from one address")
         if len(self.guests) >= self.max_guests:
-            return f"the table's browser door is full ({self.max_guests} guests): try again later"
+            return (f"浏览器入口已满（{self.max_guests} 人），请稍后再试 · "
+                    f"the table's browser door is full ({self.max_guests} guests): try again later")
         return None
 
     async def _socket(self, request: Any) -> Any:
@@ -277,14 +279,13 @@ class WebDoor:
                         request.headers.get("Origin"))
             raise web.HTTPForbidden(text=refusal)
         socket = web.WebSocketResponse(heartbeat=15, max_msg_size=64 * 1024)
-        await socket.prepare(request)
         if refusal is not None:
             log.info("web door: refused %s: %s", request.remote, refusal)
+            await socket.prepare(request)
             await socket.send_bytes(f"\r\n  {refusal}\r\n".encode())
             await socket.close()
             return socket
-        width = _clamp(request.query.get("width"), 80, 20, 400)
-        height = _clamp(request.query.get("height"), 24, 10, 200)
+        # The guest holds its place in the limits from here, before any await lets another in.
         folder, alone = self.config_folder(request)
         argv = list(self.command)
         source = loopback_source(request.remote or "?") if self.game_host.startswith("127.") else None
@@ -295,7 +296,9 @@ class WebDoor:
         log.info("web door: guest from %s (%d now)%s", request.remote, len(self.guests),
                  f"; at the table as {source}" if source else "")
         try:
-            await guest.start(width, height)
+            await socket.prepare(request)
+            await guest.start(_clamp(request.query.get("width"), 80, 20, 400),
+                              _clamp(request.query.get("height"), 24, 10, 200))
             await guest.relay(socket)
         except Exception:
             log.exception("web door: guest from %s failed", request.remote)

@@ -98,6 +98,11 @@ UI = {
     'lobby_hint': 'Up/Down select, Enter joins; m types an address; r refreshes',
     'lobby_empty': 'Looking for games on the LAN...',
     'recent': 'Recent servers',
+    'palette_key': 'key: {shown}',
+    'palette_theme': 'Colour theme',
+    'palette_theme_help': 'Pick one of the colour themes (also Settings t)',
+    'palette_help': 'ctrl+p opens the command palette: every command of the screen you are on, by name, and the colour themes',
+    'theme': 'Colour theme',
     'table_phase_lobby': 'waiting for players',
     'table_phase_playing': 'in a game',
     'table_phase_over': 'game over',
@@ -501,8 +506,8 @@ RULES_SUMMARY = [
     'When a message arrives, its holder accepts or declines; back at the sender it must be accepted.',
     'A faction wins when one of its players has three messages of its colour; three black messages kill.',
     'A player with nothing to send is out. In each response window anyone may play; last played resolves first.',
-    'In this edition (千骐) characters are chosen before identities are dealt: pick one without knowing your side.',
-    'Messages and turns always go to the right: to the next seat in 顺位, counter-clockwise round the table.',
+    'In this edition (the original Qianqi one) characters are chosen before identities are dealt: pick one without knowing your side.',
+    'Messages and turns always go to the right: to the next seat in turn order, counter-clockwise round the table.',
 ]
 
 #: Card functions: the engine's Chinese name → English.

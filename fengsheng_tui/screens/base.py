@@ -58,7 +58,7 @@ class TextScreen(FsScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(id=self.TEXT_ID)
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True

@@ -63,7 +63,7 @@ class CharacterPickScreen(FsScreen):
         yield Static(id="pick-head")
         with VerticalScroll(id="pick-scroll"):
             yield Static(id="pick")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True

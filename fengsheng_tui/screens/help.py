@@ -33,7 +33,7 @@ class HelpScreen(FsScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="scroll"):
             yield Static(id="help")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True
@@ -75,7 +75,8 @@ class HelpScreen(FsScreen):
         parts.append(Text(words("key_bindings"), style="bold underline"))
         table_rows = describe(TABLE_KEYS, words, app.keymap)
         parts.append(key_table(table_rows))
-        parts += [CjkText("• " + words(key)) for key in ("hand_star_help", "auto_pass_help", "log_scroll_help")]
+        parts += [CjkText("• " + words(key)) for key in ("hand_star_help", "auto_pass_help", "log_scroll_help",
+                                                        "palette_help")]
         # The replay viewer's keys under a heading of their own: ← and → mean other things there.
         parts.append(Text(words("replay"), style="bold"))
         parts.append(key_table([row for row in describe(REPLAY_KEYS, words, app.keymap) if row not in table_rows]))

@@ -41,7 +41,7 @@ class LobbyScreen(FsScreen):
         yield OptionList(id="games")
         yield Static(id="lobby-hint", classes="hint")
         yield Input(id="address", disabled=True)
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True

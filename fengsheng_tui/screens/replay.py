@@ -37,7 +37,7 @@ class ReplayScreen(FsScreen):
         yield SeatsPanel(id="replay-seats")
         yield EventLog(id="replay-log")
         yield Static(id="replay-step")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True

@@ -25,6 +25,7 @@ class SettingsScreen(TextScreen):
         parts.append(Text(f"m  {words('colour_mode')}: {words('colour_off' if app.mono else 'colour_on')}"))
         parts.append(Text(f"a  {words('auto_pass')}: {words('on_' if app.auto_pass else 'off')}"))
         parts.append(Text(f"b  {words('bell')}: {words('on_' if app.bell_on_move else 'off')}"))
+        parts.append(Text(f"t  {words('theme')}: {app.theme}"))
         parts.append(Text(""))
         parts.append(Text(words("key_bindings"), style="bold underline"))
         keys = Table.grid(padding=(0, 2))
@@ -53,6 +54,10 @@ class SettingsScreen(TextScreen):
     def action_bell(self) -> None:
         self.fs_app.bell_on_move = not self.fs_app.bell_on_move
         self.fs_app.save_settings()
+        self.refresh_view()
+
+    def action_theme(self) -> None:
+        self.fs_app.cycle_theme()
         self.refresh_view()
 
     def action_close(self) -> None:

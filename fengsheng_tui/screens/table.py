@@ -28,6 +28,10 @@ LOG_MIN = 3
 #: Seconds before an automatic pass, drawn from a generator of our own (never the game's), so
 #: the table cannot tell "nothing to play" from "thought about it".
 AUTO_PASS_DELAY = (0.6, 1.8)
+#: The same at turn start and turn end (RULES.md §4), where a window holds nothing to follow and
+#: comes twice a turn: a shorter pause keeps the pace, drawn the same way whatever the hand.
+TURN_AUTO_PASS_DELAY = (0.3, 0.9)
+TURN_PHASES = ("turn_start", "turn_end")
 #: Seconds after a new prompt appears during which Enter and Space do nothing, when the prompt
 #: before it closed without our key (the automatic pass fired first, or it timed out): a Space aimed
 #: at that one must not end a play phase or decline a message the player has not seen. Long enough
@@ -80,7 +84,7 @@ class TableScreen(FsScreen):
         yield PromptPanel(id="prompt")
         yield Input(id="chat", placeholder=self.fs_app.words("chat_placeholder"), max_length=200, disabled=True)
         yield Static(id="too-small")
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True
@@ -208,7 +212,8 @@ class TableScreen(FsScreen):
         if any(o.get("verb") not in PASS_VERBS for o in self.chooser.options):
             return
         self.auto_pass_for = prompt_id if isinstance(prompt_id, int) else None
-        delay = self.auto_pass_rng.uniform(*AUTO_PASS_DELAY)
+        phase = (self.fs_app.state.view or {}).get("phase")
+        delay = self.auto_pass_rng.uniform(*(TURN_AUTO_PASS_DELAY if phase in TURN_PHASES else AUTO_PASS_DELAY))
         self.auto_pass_due = (time.monotonic(), delay)
         self.set_timer(delay, lambda: self.auto_pass_now(prompt_id))
 

@@ -83,7 +83,7 @@ class TableLobbyScreen(FsScreen):
             yield Static(id="table-lobby")
         yield Input(id="lobby-chat", placeholder=self.fs_app.words("chat_placeholder"), max_length=200,
                     disabled=True)
-        yield Footer()
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True

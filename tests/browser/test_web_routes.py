@@ -268,3 +268,17 @@ async def test_each_guest_reaches_the_table_from_an_address_of_his_own() -> None
         await guests.close()
         await door.close()
         await server.close()
+
+
+async def test_guests_opening_at_once_cannot_overshoot_the_limit() -> None:
+    door = WebDoor("127.0.0.1", 9, table="rush", listen="127.0.0.1", max_guests=2, max_per_address=2)
+    await door.start()
+    guests = Guests(door.port)
+    try:
+        sockets = await asyncio.gather(*(guests.open("127.0.0.1") for _ in range(5)))
+        shown = await asyncio.gather(*(first_bytes(ws) for ws in sockets))
+        assert sum("你的名字".encode() in screen for screen in shown) == 2
+        assert sum(b"at most 2 browser sessions" in screen for screen in shown) == 3
+    finally:
+        await guests.close()
+        await door.close()

@@ -8,6 +8,7 @@ from engine import prompts as P
 from engine.cards import build_deck
 from engine.config import identity_options
 from engine.game import Game, GameConfig, Setup
+from engine.scenario import pass_turn_windows
 
 DECK = build_deck()
 WORDS = {"military": "military", "latent": "latent", "neutral": "neutral"}
@@ -37,7 +38,9 @@ def deal(characters: Sequence[str], identities: Sequence[str], hands: Sequence[S
     config = GameConfig(players=len(identities), identities=config_name, characters=True)
     setup = Setup(list(identities), [list(h) for h in hands], list(pile), first,
                   [list(m) for m in messages], characters=list(characters), face_up=list(face_up))
-    return Game.new(config, seed, setup)
+    game = Game.new(config, seed, setup)
+    pass_turn_windows(game)  # as in the scenarios: turn windows pass unless a test answers them
+    return game
 
 
 def options(game: Game, seat: int, verb: str | None = None, **fields: object) -> list[P.Option]:
@@ -55,6 +58,7 @@ def choose(game: Game, seat: int, verb: str, **fields: object) -> None:
     window = game.state.window if game.prompts[seat].kind == P.RESPONSE and verb != "pass" else None
     game.choose(seat, game.prompts[seat].id, found[0].id)
     pass_rest(game, window)
+    pass_turn_windows(game)
 
 
 def pass_rest(game: Game, window: object) -> None:
@@ -77,6 +81,7 @@ def pass_windows(game: Game) -> None:
         for prompt in open_now:
             if game.prompts.get(prompt.seat) is prompt:
                 game.choose(prompt.seat, prompt.id, P.PASS.id)
+        pass_turn_windows(game)
 
 
 def kinds(game: Game, since: int = 0) -> list[str]:

@@ -10,6 +10,7 @@ from engine import prompts as P
 from engine.cards import build_deck
 from engine.config import identity_options
 from engine.game import Game, GameConfig, Setup
+from engine.scenario import pass_turn_windows
 
 DECK = build_deck()
 
@@ -30,7 +31,9 @@ def deal(characters: Sequence[str], identities: Sequence[str], hands: Sequence[S
     config = GameConfig(players=len(identities), identities=name, characters=True)
     setup = Setup(list(identities), [list(h) for h in hands], list(pile), first,
                   [list(m) for m in messages], characters=list(characters))
-    return Game.new(config, 0, setup)
+    game = Game.new(config, 0, setup)
+    pass_turn_windows(game)  # as in the scenarios: turn windows pass unless a test answers them
+    return game
 
 
 def choose(game: Game, seat: int, verb: str, **fields: object) -> None:
@@ -41,5 +44,6 @@ def choose(game: Game, seat: int, verb: str, **fields: object) -> None:
     window = game.state.window if prompt.kind == P.RESPONSE and verb != "pass" else None
     game.choose(seat, prompt.id, found[0].id)
     pass_rest(game, window)
+    pass_turn_windows(game)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import Game, GameConfig, Setup
 from engine.cards import build_deck
+from engine.scenario import pass_turn_windows
 
 COVER = "掩护"
 
@@ -17,6 +18,7 @@ def test_cover_is_not_offered_again_while_it_waits_on_the_stack() -> None:
                   messages=[[], [black[0], black[1]], [], []], first=0,
                   characters=["gangtietegong", "laogui", "laoqiang", "daili"], face_up=[True, False, False, True])
     game = Game.new(config, 0, setup)
+    pass_turn_windows(game)
     prompt = game.prompts[0]
     covers = [o for o in prompt.options if o.verb == "skill" and o.name == COVER]
     assert covers, "掩护 is offered in the play phase"

@@ -63,13 +63,13 @@ async def test_settings_toggles_are_written_at_once_and_a_new_app_starts_from_th
         await pilot.press("o")
         assert isinstance(app.screen, SettingsScreen)
         await pilot.press("l")
-        assert saved() == {"lang": "en", "mono": False, "auto_pass": True, "bell": False}
+        assert saved() == {"lang": "en", "mono": False, "auto_pass": True, "theme": "textual-dark", "bell": False}
         await pilot.press("m")
-        assert saved() == {"lang": "en", "mono": True, "auto_pass": True, "bell": False}
+        assert saved() == {"lang": "en", "mono": True, "auto_pass": True, "theme": "textual-dark", "bell": False}
         await pilot.press("a")
-        assert saved() == {"lang": "en", "mono": True, "auto_pass": False, "bell": False}
+        assert saved() == {"lang": "en", "mono": True, "auto_pass": False, "theme": "textual-dark", "bell": False}
         await pilot.press("b", "b")  # the terminal bell on our move: on, then off again
-        assert saved() == {"lang": "en", "mono": True, "auto_pass": False, "bell": False}
+        assert saved() == {"lang": "en", "mono": True, "auto_pass": False, "theme": "textual-dark", "bell": False}
 
     again = table_app()
     assert (again.words.lang, again.mono, again.auto_pass) == ("en", True, False)
@@ -80,7 +80,7 @@ async def test_settings_toggles_are_written_at_once_and_a_new_app_starts_from_th
         assert "Language: English" in text and "Colour mode: mono" in text and "Auto-pass" in text
         assert "Ring the terminal bell when it is my move: off" in text
         await pilot.press("l")  # and back: the second run's changes are kept too
-    assert saved() == {"lang": "zh", "mono": True, "auto_pass": False, "bell": False}
+    assert saved() == {"lang": "zh", "mono": True, "auto_pass": False, "theme": "textual-dark", "bell": False}
     assert table_app().words.lang == "zh"
 
 
@@ -101,7 +101,7 @@ def test_a_command_line_flag_wins_over_the_saved_value(command: ModuleType) -> N
     assert resolve_lang(flagged.lang) == "zh"
     app = FengshengApp(lang=flagged.lang, mono=flagged.mono, keymap={})
     assert (app.words.lang, app.mono, app.auto_pass) == ("zh", False, False)
-    assert saved() == {"lang": "en", "mono": True, "auto_pass": False, "bell": False}  # a flag is for this run only
+    assert saved() == {"lang": "en", "mono": True, "auto_pass": False, "theme": "textual-dark", "bell": False}  # a flag is for this run only
 
     save_preferences(Preferences())
     mono = parser.parse_args([*extra, "--mono"])
@@ -126,7 +126,7 @@ def test_a_corrupt_file_is_ignored(content: bytes) -> None:
 def test_bad_values_are_ignored_one_by_one() -> None:
     path = settings_path()
     path.parent.mkdir(parents=True)
-    path.write_text(json.dumps({"lang": "fr", "mono": "yes", "auto_pass": False, "bell": False}), encoding="utf-8")
+    path.write_text(json.dumps({"lang": "fr", "mono": "yes", "auto_pass": False, "theme": "textual-dark", "bell": False}), encoding="utf-8")
     assert load_preferences() == Preferences(lang="zh", mono=False, auto_pass=False)
     path.write_text(json.dumps({"lang": "en", "mono": 1, "auto_pass": None, "extra": 3}), encoding="utf-8")
     assert load_preferences() == Preferences(lang="en", mono=False, auto_pass=True)
@@ -165,3 +165,43 @@ def test_the_language_defaults_from_the_locale(monkeypatch: pytest.MonkeyPatch, 
     assert resolve_lang("zh" if lang == "en" else "en") != lang  # a flag wins
     save_preferences(Preferences(lang="zh" if lang == "en" else "en"))
     assert resolve_lang(None) != lang  # and so does the language saved in Settings
+
+
+async def test_a_theme_picked_in_settings_is_kept_for_the_next_run() -> None:
+    app = table_app(lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        before = app.theme
+        await pilot.press("o", "t")
+        await pilot.pause()
+        assert app.theme != before and app.theme in app.available_themes
+        assert f"Colour theme: {app.theme}" in screen_text(app)
+        picked = app.theme
+    assert saved()["theme"] == picked
+    again = table_app(lang="en")
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert again.theme == picked
+
+
+async def test_the_command_palette_offers_the_game_commands_and_themes_not_screenshots() -> None:
+    from textual.command import CommandPalette
+
+    app = table_app(lang="en")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert {"help", "Chat", "Settings", "quit", "pass", "Colour theme"} <= set(titles)
+        assert len(titles) == len(set(titles))  # a binding on two keys is one command
+        assert not any("screenshot" in t.lower() or t.lower() == "keys" for t in titles)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"help")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        for _ in range(50):
+            if type(app.screen).__name__ == "HelpScreen":
+                break
+            await pilot.pause(0.05)
+        assert type(app.screen).__name__ == "HelpScreen"

@@ -178,3 +178,43 @@ async def test_two_client_instances_sharing_a_config_and_a_name_keep_their_own_s
             other.kill()
             await other.wait()
         await local.close()
+
+
+async def test_a_second_instance_watches_when_the_game_of_the_first_has_started(tmp_path: Path) -> None:
+    """Same set-up, the first instance's game already running: the second is offered the table as
+    a spectator (never the first one's seat or hand), not an error."""
+    from net.server import GameServer
+    from net.table import Table
+
+    table = Table("play", players=4, seed=5, bot_delay=30.0, auto_start=True)
+    for _ in range(3):
+        table.add_bot()
+    local = GameServer("127.0.0.1", 0)
+    local.add_table(table)
+    await local.start()
+    script = (
+        "import asyncio, sys\n"
+        "from pathlib import Path\n"
+        "from fengsheng_tui.session import NetSession\n"
+        "from fengsheng_tui.seat_tokens import SeatTokens\n"
+        "async def main():\n"
+        f"    s = NetSession('127.0.0.1', {local.port}, 'Me', seats=SeatTokens(Path(sys.argv[1])))\n"
+        "    await s.connect()\n"
+        "    print(s.token, flush=True)\n"
+        "    await asyncio.sleep(60)\n"
+        "asyncio.run(main())\n"
+    )
+    other = await asyncio.create_subprocess_exec(sys.executable, "-c", script, str(tmp_path / "seats.json"),
+                                                 stdout=asyncio.subprocess.PIPE)
+    try:
+        assert other.stdout is not None
+        await asyncio.wait_for(other.stdout.readline(), 20)
+        mine = NetSession("127.0.0.1", local.port, "Me", seats=SeatTokens(tmp_path / "seats.json"))
+        welcome, view = await first_update(mine)
+        assert welcome["seat"] is None and view["seat"] is None and not view.get("hand")
+        assert table.slots[3].session is not None and table.slots[3].session.name == "Me"
+        await mine.close()
+    finally:
+        other.kill()
+        await other.wait()
+        await local.close()

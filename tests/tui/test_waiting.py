@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from engine import Game
+from engine.state import TURN_STEPS
 from fengsheng_tui.app import FengshengApp
-from fengsheng_tui.screens.table import AUTO_PASS_DELAY
+from fengsheng_tui.screens.table import AUTO_PASS_DELAY, TURN_AUTO_PASS_DELAY
 from fengsheng_tui.widgets.log import EventLog
 
 from .screen_text import screen_text
@@ -18,15 +21,20 @@ def frozen() -> float:
     return 1000.0
 
 
-def nothing_playable(g: Game) -> bool:
+def nothing_playable(g: Game, turn_window: bool = False) -> bool:
+    """Seat 0 is asked in a window (a turn-start/turn-end one, or another) with nothing to play."""
     prompt = g.prompts.get(0)
+    w = g.state.window
     return prompt is not None and prompt.kind == "response" and all(o.verb == "pass" for o in prompt.options) \
-        and g.state.turn > 3
+        and g.state.turn > 3 and w is not None and (w.step in TURN_STEPS) == turn_window
 
 
-async def test_a_window_with_nothing_playable_passes_after_a_random_pause() -> None:
-    game = play_until(6, nothing_playable)
-    assert nothing_playable(game)
+@pytest.mark.parametrize("turn_window", [False, True])
+async def test_a_window_with_nothing_playable_passes_after_a_random_pause(turn_window: bool) -> None:
+    """Shorter at turn start and turn end (TURN_AUTO_PASS_DELAY), where windows come twice a turn."""
+    game = play_until(6, lambda g: nothing_playable(g, turn_window))
+    assert nothing_playable(game, turn_window)
+    bounds = TURN_AUTO_PASS_DELAY if turn_window else AUTO_PASS_DELAY
     prompt = game.prompts[0]
     for auto in (True, False):
         session = ScriptedSession([welcome(0), update(game, 0)])
@@ -42,7 +50,7 @@ async def test_a_window_with_nothing_playable_passes_after_a_random_pause() -> N
             if auto:
                 assert screen.auto_pass_due is not None
                 scheduled, delay = screen.auto_pass_due
-                assert AUTO_PASS_DELAY[0] <= delay <= AUTO_PASS_DELAY[1]
+                assert bounds[0] <= delay <= bounds[1]
                 assert session.sent == [("choose", (prompt.id, prompt.default))]
                 assert time.monotonic() - scheduled >= delay  # never at once: only after the pause
             else:
