@@ -52,6 +52,8 @@ NAME_LIMIT = 24
 DEFAULT_SIZE = (80, 24)
 #: The largest window a guest's client is given (columns, rows): a bigger one is clipped.
 MAX_SIZE = (400, 150)
+#: An address whose last wrong table password is this old (seconds) starts afresh.
+PASSWORD_FORGET = 600.0
 #: Tries at the prompt that ended with a refused or crashed client, before the door hangs up.
 MAX_ATTEMPTS = 5
 #: Client variables passed on to the game client (display only); everything else is dropped.
@@ -316,8 +318,12 @@ class SshDoor:
         if not expected or secrets.compare_digest(given.encode(), expected.encode()):
             self.failures.pop(address, None)
             return True
-        count = self.failures.get(address, (0, 0.0))[0] + 1
-        self.failures[address] = (count, time.monotonic())
+        now = time.monotonic()
+        count, last = self.failures.get(address, (0, 0.0))
+        count = 1 if now - last > PASSWORD_FORGET else count + 1
+        if len(self.failures) > 4096:  # bounded: forget the quiet addresses first
+            self.failures = {a: v for a, v in self.failures.items() if now - v[1] <= PASSWORD_FORGET}
+        self.failures[address] = (count, now)
         log.warning("ssh: wrong table password from %s (%d in a row)", address, count)
         return False
 
@@ -354,7 +360,9 @@ class _Connection(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername") or ("?", 0)
         self.address = str(peer[0])
         door, limits = self.door, self.door.limits
-        if len(door.connections) >= 2 * limits.total + limits.per_address:
+        if len(door.connections) >= 2 * limits.total + limits.per_address or sum(
+            c.address == self.address for c in door.connections
+        ) >= 2 * limits.per_address:  # past what a refusal line is worth: drop it at once
             log.warning("ssh: connection from %s dropped: too many connections", self.address)
             conn.abort()
             return

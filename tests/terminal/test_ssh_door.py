@@ -381,6 +381,18 @@ def test_limits_per_address_in_all_and_before_a_name(game_host, keys) -> None:
         other.read_until(PROMPT.encode())
         full = run_ssh(ssh_command(port, "gus", key, "-o", "BindAddress=127.0.0.3", tty="-tt"))
         assert full.returncode == 1 and "the door is full (3 guests)" in full.stderr
+        # Half-open connections from one address: past twice its share they are dropped at once.
+        silent = []
+        for _ in range(5):
+            sock = socket.socket()
+            sock.bind(("127.0.0.9", 0))
+            sock.connect(("127.0.0.1", port))
+            sock.settimeout(5)
+            silent.append(sock)
+        banners = [sock.recv(64) for sock in silent]
+        assert all(b.startswith(b"SSH-2.0-fengsheng") for b in banners[:4]) and banners[4] == b"", banners
+        for sock in silent:
+            sock.close()
         assert len(door_clients(host)) == 1  # one spare, however many guests wait at the prompt
         for guest in waiting:
             status, err = guest.finish(timeout=10)
