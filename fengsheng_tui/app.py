@@ -83,6 +83,8 @@ class FengshengApp(App[int]):
             self.theme = start.theme
         #: Pass a response window by itself when nothing in it is playable (Settings `a`).
         self.auto_pass = start.auto_pass
+        #: Ring the terminal bell when a prompt of ours opens (Settings `b`).
+        self.bell_on_move = start.bell
         self.replay_data = replay
         self.replay_dir = replay_dir
         #: A door's guest (browser, SSH): a name prompt first, and back to it when refused.
@@ -156,7 +158,7 @@ class FengshengApp(App[int]):
     def save_settings(self) -> None:
         """Keep the Settings screen's choices for the next run (settings.json)."""
         save_preferences(Preferences(lang=self.words.lang, mono=self.mono, auto_pass=self.auto_pass,
-                                     theme=self.theme))
+                                     theme=self.theme, bell=self.bell_on_move))
 
     def cycle_theme(self) -> None:
         """The next of the colour themes Textual ships (Settings `t`), kept for the next run."""

@@ -59,6 +59,9 @@ class ClientState:
     #: game, not a reconnect's snapshot repeating what is logged already).
     _last_seq: int = -1
     _game_ended: bool = False
+    #: Identity notes the player put on seats (seat -> red/blue/neutral/unknown): kept here on
+    #: this machine for this game only, never sent; the next game starts with none.
+    notes: dict[int, str] = field(default_factory=dict)
 
     def apply(self, msg: dict[str, Any]) -> str:
         """Take one server message; returns its type so the app can route it.
@@ -118,6 +121,7 @@ class ClientState:
             if seq == 0 and self._game_ended and self._last_seq >= 0:
                 self.log.append(LogEntry(event={"kind": "new_game"}))
                 self._last_seq = -1
+                self.notes.clear()
             if seq <= self._last_seq:
                 return
             self._last_seq = seq
@@ -181,6 +185,15 @@ class ClientState:
             if isinstance(w, dict) and isinstance(w.get("seat"), int):
                 out[w["seat"]] = self.seconds_left(w)
         return out
+
+    def last_action(self, words: Words) -> str | None:
+        """The newest logged event as a sentence (chat lines aside): the table's banner."""
+        for entry in reversed(self.log):
+            if entry.event is not None:
+                text = words.event(entry.event, entry.seats or self.seats, self.seat)
+                if text:
+                    return text
+        return None
 
     def log_lines(self, words: Words, limit: int | None = None) -> list[tuple[str, bool]]:
         """(text, is_chat) for the last `limit` log entries (all by default) in the current language."""

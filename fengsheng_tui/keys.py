@@ -41,6 +41,8 @@ TABLE_KEYS = (
     KeySpec("pass", "space", "pass", "pass_key", key_display="Space"),
     KeySpec("back", "escape,backspace", "back", "back", key_display="Esc"),
     KeySpec("chat", "c", "chat", "chat"),
+    KeySpec("quick_chat", "w", "quick_chat", "quick_chat_key", show=False),
+    KeySpec("notes", "n", "notes", "note_key", show=False),
     KeySpec("result", "r", "result", "result_key"),
     KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
     KeySpec("settings", "o", "settings", "settings", show=False),
@@ -209,6 +211,7 @@ SETTINGS_KEYS = (
     KeySpec("settings_language", "l", "language", "language"),
     KeySpec("settings_colour", "m", "colour", "colour_mode"),
     KeySpec("settings_auto_pass", "a", "auto_pass", "auto_pass_key"),
+    KeySpec("settings_bell", "b", "bell", "bell_key"),
     KeySpec("settings_theme", "t", "theme", "theme"),
     KeySpec("settings_close", "escape,backspace,q", "close", "back", key_display="Esc"),
 )
@@ -217,6 +220,19 @@ OVER_KEYS = (
     KeySpec("over_next", "s", "next_game", "next_game"),
     KeySpec("over_quit", "enter,q", "leave", "quit"),
     KeySpec("over_help", "question_mark", "help", "help", key_display="?"),
+)
+NOTES_KEYS = (
+    KeySpec("notes_prev", "up", "move(-1)", "target_key", key_display="↑↓"),
+    KeySpec("notes_next", "down", "move(1)", "target_key", show=False),
+    *(KeySpec(f"notes_{ch}", ch, f"seat({i})", "target_key", show=False) for i, ch in enumerate(TARGET_LETTERS)),
+    *(KeySpec(f"notes_mark_{n}", str(n), f"mark({n})", "note_key", show=n == 1, key_display="0-4")
+      for n in range(5)),
+    KeySpec("notes_close", "escape,backspace,n", "close", "back", key_display="Esc"),
+)
+QUICK_CHAT_KEYS = (
+    *(KeySpec(f"quick_chat_{n}", str(n), f"say({n - 1})", "quick_chat_key", show=n == 1, key_display="1-8")
+      for n in range(1, 9)),
+    KeySpec("quick_chat_close", "escape,backspace,w", "close", "back", key_display="Esc"),
 )
 #: The server broke the protocol: back to the LAN lobby (when the player came from it), or quit.
 SERVER_ERROR_KEYS = (
@@ -268,4 +284,5 @@ SCREENS: dict[str, tuple[KeySpec, ...]] = {
     "table": TABLE_KEYS, "replay": REPLAY_KEYS, "help": HELP_KEYS, "settings": SETTINGS_KEYS,
     "game-over": OVER_KEYS, "quit question": CONFIRM_KEYS, "LAN list": LOBBY_KEYS,
     "character pick": PICK_KEYS, "table lobby": TABLE_LOBBY_KEYS,
+    "identity notes": NOTES_KEYS, "quick chat": QUICK_CHAT_KEYS,
 }

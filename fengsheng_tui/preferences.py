@@ -32,6 +32,8 @@ class Preferences:
     lang: str = field(default_factory=locale_lang)
     mono: bool = False
     auto_pass: bool = True
+    #: Ring the terminal bell when a prompt of ours opens (off: a bell in a shared room annoys).
+    bell: bool = False
     #: One of the colour themes Textual ships (checked against the app's themes when applied).
     theme: str = "textual-dark"
 
@@ -55,13 +57,15 @@ def load_preferences(path: Path | None = None) -> Preferences:
         prefs = replace(prefs, mono=data["mono"])
     if isinstance(data.get("auto_pass"), bool):
         prefs = replace(prefs, auto_pass=data["auto_pass"])
+    if isinstance(data.get("bell"), bool):
+        prefs = replace(prefs, bell=data["bell"])
     if isinstance(data.get("theme"), str) and 0 < len(data["theme"]) <= 64:
         prefs = replace(prefs, theme=data["theme"])
     return prefs
 
 
 def save_preferences(prefs: Preferences, path: Path | None = None) -> None:
-    """Write all three choices; a read-only home only loses them, never the game."""
+    """Write every choice; a read-only home only loses them, never the game."""
     path = path or settings_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

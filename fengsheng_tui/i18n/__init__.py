@@ -28,6 +28,7 @@ from .catalogs import (
     METHOD_EN,
     PHASE,
     PROBE_LINE_EN,
+    QUICK_CHAT,
     RULES_SUMMARY,
     TIMER_KIND,
     UI,
@@ -36,6 +37,6 @@ from .words import Words
 
 __all__ = [
     "ABBREVIATIONS", "CARD_HELP", "COLOUR", "COLOUR_WORD", "DECK", "ERRORS", "EVENTS", "FUNCTION_EN", "IDENTITY",
-    "IDENTITY_SHORT", "KEY_NAMES", "LANGS", "LINEUP", "METHOD_EN", "PHASE", "PROBE_LINE_EN", "RULES_SUMMARY",
+    "IDENTITY_SHORT", "KEY_NAMES", "LANGS", "LINEUP", "METHOD_EN", "PHASE", "PROBE_LINE_EN", "QUICK_CHAT", "RULES_SUMMARY",
     "TIMER_KIND", "UI", "Words",
 ]

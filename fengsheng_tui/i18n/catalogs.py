@@ -44,6 +44,7 @@ GENDER_SHORT: dict[str, dict[str, str]] = table("GENDER_SHORT")
 CARD_HELP: dict[str, dict[str, str]] = table("CARD_HELP")
 ABBREVIATIONS: dict[str, list[str]] = table("ABBREVIATIONS")
 RULES_SUMMARY: dict[str, list[str]] = table("RULES_SUMMARY")
+QUICK_CHAT: dict[str, list[str]] = table("QUICK_CHAT")
 FUNCTION_EN: dict[str, str] = en.FUNCTION
 METHOD_EN: dict[str, str] = en.METHOD
 SKILL_EN: dict[str, str] = en.SKILL

@@ -236,6 +236,24 @@ UI = {
     'probe_tag': '{identity}?{yes}',
     'probe_tag_draw': 'draw',
     'probe_tag_discard': 'disc',
+    'note_red': 'red?',
+    'note_blue': 'blue?',
+    'note_neutral': 'neutral?',
+    'note_unknown': 'unknown',
+    'sender_mark': 'sender',
+    'sent_by': 'sent by {sender}',
+    'came_from': '(from {origin})',
+    'message_face': 'Message:',
+    'your_move': 'Your move',
+    'notes_title': 'Identity notes (on this machine, for this game only, never sent)',
+    'notes_hint': 'Up/Down or {letters} pick a seat; 1 red · 2 blue · 3 neutral · 4 unknown · 0 clears; Esc backs out',
+    'note_key': 'notes',
+    'quick_chat_key': 'quick chat',
+    'quick_chat_title': 'Quick chat',
+    'quick_chat_hint': 'A digit sends a line; Esc backs out',
+    'bell': 'Ring the terminal bell when it is my move',
+    'bell_key': 'bell',
+    'last_action': 'Last: ',
 }
 
 #: One sentence per event kind, grouped by family (the same families as fengsheng_tui/i18n/events/).
@@ -579,3 +597,15 @@ PROBE_LINE = {
     '其实我是卧底': 'Actually, I am a mole.',
     '我是一个好人': 'I am a good person.',
 }
+
+#: Quick chat phrases (the quick chat key, then a digit): sent as ordinary chat lines.
+QUICK_CHAT = [
+    "I'm one of the good guys",
+    'Intercept it, please',
+    "Don't send it to me",
+    "I'm Military",
+    "I'm Latent",
+    "I'm Neutral",
+    'Trust me',
+    'Thanks',
+]

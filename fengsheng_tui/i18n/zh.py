@@ -234,6 +234,24 @@ UI = {
     'probe_tag': '{identity}?{yes}',
     'probe_tag_draw': '摸',
     'probe_tag_discard': '弃',
+    'note_red': '红?',
+    'note_blue': '蓝?',
+    'note_neutral': '酱油?',
+    'note_unknown': '不明',
+    'sender_mark': '传出者',
+    'sent_by': '{sender}传出',
+    'came_from': '（从{origin}来）',
+    'message_face': '情报：',
+    'your_move': '轮到你了',
+    'notes_title': '身份笔记（只在本机、只在这一局，不会发送）',
+    'notes_hint': '↑↓ 或 {letters} 选座位；1 红 · 2 蓝 · 3 酱油 · 4 不明 · 0 清除；Esc 返回',
+    'note_key': '笔记',
+    'quick_chat_key': '快捷聊天',
+    'quick_chat_title': '快捷聊天',
+    'quick_chat_hint': '数字发送一句；Esc 返回',
+    'bell': '轮到你时响铃',
+    'bell_key': '响铃',
+    'last_action': '刚才：',
 }
 
 #: One sentence per event kind, grouped by family (the same families as fengsheng_tui/i18n/events/).
@@ -494,4 +512,16 @@ RULES_SUMMARY = [
     '回合中无牌可传出的人出局。每次响应窗口里，所有人依次可以打出功能牌，后发先至。',
     '本版（千骐原版）先选角色、后发身份：选角色时还不知道自己的阵营。',
     '情报和回合总是传给右手边的人，即顺位的下一位（逆时针）。',
+]
+
+#: Quick chat phrases (the quick chat key, then a digit): sent as ordinary chat lines.
+QUICK_CHAT = [
+    '我是好人',
+    '求截',
+    '别传给我',
+    '我是军情处',
+    '我是潜伏战线',
+    '我是打酱油的',
+    '相信我',
+    '谢谢',
 ]

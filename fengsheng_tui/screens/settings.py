@@ -24,6 +24,7 @@ class SettingsScreen(TextScreen):
         parts.append(Text(f"l  {words('language')}: {'中文' if words.lang == 'zh' else 'English'}"))
         parts.append(Text(f"m  {words('colour_mode')}: {words('colour_off' if app.mono else 'colour_on')}"))
         parts.append(Text(f"a  {words('auto_pass')}: {words('on_' if app.auto_pass else 'off')}"))
+        parts.append(Text(f"b  {words('bell')}: {words('on_' if app.bell_on_move else 'off')}"))
         parts.append(Text(f"t  {words('theme')}: {app.theme}"))
         parts.append(Text(""))
         parts.append(Text(words("key_bindings"), style="bold underline"))
@@ -47,6 +48,11 @@ class SettingsScreen(TextScreen):
 
     def action_auto_pass(self) -> None:
         self.fs_app.auto_pass = not self.fs_app.auto_pass
+        self.fs_app.save_settings()
+        self.refresh_view()
+
+    def action_bell(self) -> None:
+        self.fs_app.bell_on_move = not self.fs_app.bell_on_move
         self.fs_app.save_settings()
         self.refresh_view()
 

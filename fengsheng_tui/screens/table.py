@@ -8,7 +8,6 @@ import time
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
@@ -17,9 +16,8 @@ from ..keys import TABLE_KEYS
 from ..widgets.hand import HandPanel
 from ..widgets.log import EventLog
 from ..widgets.prompt import ROWS, PromptPanel, is_decoy
-from ..widgets.seats import SeatsPanel
+from ..widgets.ring import Ring
 from ..widgets.status import Banner, StatusBar
-from ..widgets.transit import TransitPanel
 from .base import FsScreen
 
 PROMPT_LINES = ROWS
@@ -41,16 +39,16 @@ TURN_PHASES = ("turn_start", "turn_end")
 KEY_GUARD = 1.5
 #: Prompts about hand cards: the digit keys belong to them even when no card is usable now.
 CARD_KINDS = ("play", "send", "response", "probe_discard")
-#: Lines the message panel may grow beyond the seat rows (a 识破 chain), when the screen has them.
-TRANSIT_EXTRA = 4
-#: Columns from which the message panel widens (whole stack entries; the seats keep their room).
+#: Columns from which the stack stands beside the message's route instead of under it.
 WIDE = 110
+#: Each widget's own style sheet, beside its module.
+WIDGET_CSS = ("status", "ring", "seat", "message_path", "stack", "hand", "log", "prompt")
 #: Seconds between checks of the countdowns (a redraw happens only when a shown second changes).
 TICK = 0.25
 
 
 class TableScreen(FsScreen):
-    CSS_PATH = "table.tcss"
+    CSS_PATH = ["table.tcss", *(f"../widgets/{name}.tcss" for name in WIDGET_CSS)]
 
     KEYS = TABLE_KEYS
 
@@ -72,13 +70,15 @@ class TableScreen(FsScreen):
         self.keyed_for: object = None
         #: A prompt left without our key: the next one to appear is guarded.
         self.missed = False
+        #: (prompt id, rows the ring had for it): see fit_ring.
+        self.ring_room: tuple[object, int] = (None, 0)
+        #: The prompt the terminal bell last rang for (Settings `b`).
+        self.belled_for: object = None
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         yield Banner(id="banner")
-        with Horizontal(id="top"):
-            yield SeatsPanel(id="seats")
-            yield TransitPanel(id="transit")
+        yield Ring()
         yield HandPanel(id="hand")
         yield EventLog(id="log")
         yield PromptPanel(id="prompt")
@@ -111,7 +111,7 @@ class TableScreen(FsScreen):
         if not self.shown:
             return
         app = self.fs_app
-        state, words, mono = app.state, app.words, app.mono
+        state, words = app.state, app.words
         self.shown_countdowns = state.countdowns()
         self.chooser.reset(state.prompt, state.hand)
         self.guard_new_prompt((state.prompt or {}).get("id"))
@@ -120,15 +120,8 @@ class TableScreen(FsScreen):
         self.set_class(small, "-too-small")
         if small:
             self.query_one("#too-small", Static).update(Text(words("too_small", w=width, h=height)))
-        self.query_one(StatusBar).show(state, words, layout=False)
-        banner = self.query_one(Banner)
-        if banner.display != app.connection_lost:
-            banner.display = app.connection_lost
-        banner.update(Text(words("lost_conn")), layout=False)
-        # With characters the seat rows need the room: the message panel gives some up.
-        self.set_class(any(seat.get("character") for seat in state.seats), "-characters")
-        self.set_class(width >= WIDE, "-wide")
-        self.query_one(SeatsPanel).show(state, words, mono, layout=False)
+        self.query_one(Banner).show(state, words, app.connection_lost)
+        self.ring_bell()
         self.schedule_auto_pass()
         self.refresh_choice()
         if log:
@@ -139,13 +132,17 @@ class TableScreen(FsScreen):
         open_ = self.chooser.sent_for is None
         usable = self.chooser.usable() if open_ else set()
         skills = self.chooser.skills() if open_ else []
+        # Ours to decide (an automatic pass on its way is not a move to make).
+        your_move = open_ and self.chooser.prompt is not None and not self.auto_passing()
+        self.set_class(your_move, "-your-move")
+        self.query_one(StatusBar).show(app.state, app.words, layout=False, your_move=your_move)
         hand, prompt = self.query_one(HandPanel), self.query_one(PromptPanel)
         hand.show(app.state, app.words, self.chooser.selected, usable, app.mono,
                   skills=skills, chosen_skill=self.chooser.skill, layout=False)
         prompt.show(app.state, self.chooser, app.words, app.mono, layout=False, auto_passing=self.auto_passing())
         self.fix_height(hand, hand.lines + 2)
         self.fix_height(prompt, min(prompt.lines, PROMPT_LINES))
-        self.fit_top()
+        self.fit_ring()
         moment = self.moment()
         if moment != self.footer_for:
             self.footer_for = moment
@@ -231,17 +228,34 @@ class TableScreen(FsScreen):
         if self.fs_app.auto_pass and prompt is not None and prompt.get("id") == prompt_id:
             self._submit(self.chooser.pass_(), keyed=False)
 
-    def fit_top(self) -> None:
-        """The seats and the message panel get what the hand, the prompt, the footer and a
-        minimal log leave, so the prompt line never drops off the screen; a long stack shows
-        its newest entries."""
+    def ring_bell(self) -> None:
+        """The terminal bell for a new prompt of ours, when the player asked for it in Settings."""
+        prompt = self.fs_app.state.prompt
+        if prompt is None or prompt.get("id") == self.belled_for:
+            return
+        self.belled_for = prompt.get("id")
+        if self.fs_app.bell_on_move:
+            self.app.bell()
+
+    def fit_ring(self) -> None:
+        """The ring gets what the hand, the prompt, the footer and a minimal log leave, so the
+        prompt line never drops off the screen: frames and gaps go first, then stack entries."""
         app = self.fs_app
-        fixed = 1 + int(app.connection_lost) + self.heights.get("hand", 3) + self.heights.get("prompt", 1) + 1
-        room = app.size.height - fixed - LOG_MIN - 2
-        seats, transit = self.query_one(SeatsPanel), self.query_one(TransitPanel)
-        limit = max(3, seats.lines, min(room, seats.lines + TRANSIT_EXTRA))
-        transit.show(app.state, app.words, app.mono, layout=False, max_lines=limit)
-        self.fix_height(self.query_one("#top"), max(seats.lines, transit.lines, 3) + 2)
+        fixed = 2 + self.heights.get("hand", 3) + self.heights.get("prompt", 1) + 1
+        most = app.size.height - fixed - LOG_MIN
+        # The log keeps three lines of its own; the last two go only to keep a seat whole. While
+        # one prompt is open the ring only ever tightens: choosing a card and backing out must not
+        # make it change its shape back and forth under the player's eyes.
+        room = most - 2
+        prompt_id = (app.state.prompt or {}).get("id")
+        if prompt_id is not None and self.ring_room[0] == prompt_id:
+            room = min(room, self.ring_room[1])
+        self.ring_room = (prompt_id, room)
+        ring = self.query_one(Ring)
+        ring.show(app.state, app.words, app.mono, app.state.notes, room, app.size.width >= WIDE, most=most)
+        hand = self.query_one(HandPanel)
+        if ring.merged or hand.own_seat:
+            hand.retitle(app.state, app.words, app.mono, ring.merged)
 
     def fix_height(self, widget: Widget, height: int) -> None:
         """Set a panel's height; the screen re-lays out only when it changed."""
@@ -331,6 +345,16 @@ class TableScreen(FsScreen):
         self.close_chat(event.input)
         if text:
             self.fs_app.send(lambda s: s.chat(text))
+
+    def action_notes(self) -> None:
+        from .notes import NotesScreen
+
+        self.app.push_screen(NotesScreen())
+
+    def action_quick_chat(self) -> None:
+        from .quick_chat import QuickChatScreen
+
+        self.app.push_screen(QuickChatScreen())
 
     def action_help(self) -> None:
         self.fs_app.show_help()

@@ -12,12 +12,33 @@ from textual.widgets import Static
 
 from ..client_state import ClientState
 from ..i18n import Words
-from .render import card_text, measure_console
+from .render import card_text, chips_text, measure_console
 
 
 class HandPanel(Static):
     #: Lines the last `show` drew: the table fixes the panel's height from it.
     lines = 1
+    #: The title also says what our seat on the ring would (its box gave way on a short screen).
+    own_seat = False
+
+    def retitle(self, state: ClientState, words: Words, mono: bool, own_seat: bool) -> None:
+        """`Hand (* playable now) · Identity: Military`, and with `own_seat` our hand size, the
+        messages in front of us and our countdown."""
+        self.own_seat = own_seat
+        view = state.view or {}
+        if state.view is not None and view.get("seat") is None:
+            return
+        title = Text(f"{words('hand')} ({words('hand_star')}) · {words('identity')}: "
+                     f"{words.identity(view.get('identity'))}")
+        seats = state.seats
+        if own_seat and state.seat is not None and 0 <= state.seat < len(seats):
+            seat = seats[state.seat]
+            title.append(f" · {words('cards', n=seat.get('hand_count', 0))} ")
+            title.append_text(chips_text(seat.get("counts", {}), words, mono))
+            left = state.countdowns().get(state.seat, False)
+            if left is not False:
+                title.append(" ⏳" + (words("countdown", s=left) if left is not None else "…"))
+        self.border_title = title
 
     def show(self, state: ClientState, words: Words, selected: int | None, usable: set[int],
              mono: bool = False, skills: Collection[str] = (), chosen_skill: str | None = None,
@@ -29,9 +50,7 @@ class HandPanel(Static):
             self.update(Text(words("spectator_hand"), style="dim italic", no_wrap=True, overflow="ellipsis"),
                         layout=layout)
             return
-        identity = view.get("identity")
-        self.border_title = Text(f"{words('hand')} ({words('hand_star')}) · {words('identity')}: "
-                                 f"{words.identity(identity)}")
+        self.retitle(state, words, mono, self.own_seat)
         width = max(20, self.size.width) if self.size.width else 76
         text = Text(no_wrap=True)
         used = 0

@@ -49,3 +49,34 @@ def counts_text(counts: Mapping[str, Any], words: Words, mono: bool = False) -> 
 def measure_console() -> Console:
     """A console only for measuring how text wraps (Textual's own console is busy drawing)."""
     return Console(width=200, color_system=None)
+
+
+#: Messages in front of a seat as coloured marks: the colour's letter and the count on its colour.
+CHIP_STYLE = {"red": "bold white on red", "blue": "bold white on blue", "black": "bold white on grey23"}
+MONO_CHIP_STYLE = {"red": "bold reverse", "blue": "underline reverse", "black": "reverse"}
+
+
+def chips_text(counts: Mapping[str, Any], words: Words, mono: bool = False) -> Text:
+    """`红1 蓝0 黑2`, each colour a mark on its own colour (none held: dim), the letter always written."""
+    text = Text()
+    for i, colour in enumerate(("red", "blue", "black")):
+        if i:
+            text.append(" ")
+        n = int(counts.get(colour, 0) or 0)
+        text.append(f"{words.colour(colour)}{n}", style=(MONO_CHIP_STYLE if mono else CHIP_STYLE)[colour] if n else "dim")
+    return text
+
+
+class Remeasured:
+    """Mixin for a ring widget that counts its wrapped lines at its width: once layout gives it
+    another width than it counted with, the ring is planned again (so the count never depends on
+    whether some later refresh happened to come)."""
+
+    measured = 0
+
+    def on_resize(self) -> None:
+        widget: Any = self
+        if widget.content_region.width != self.measured:
+            fit = getattr(widget.screen, "fit_ring", None)
+            if fit is not None:
+                widget.call_after_refresh(fit)

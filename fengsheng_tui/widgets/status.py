@@ -7,12 +7,18 @@ from textual.widgets import Static
 
 from ..client_state import ClientState
 from ..i18n import Words
+from ..safe_text import plain
 
 
 class StatusBar(Static):
-    def show(self, state: ClientState, words: Words, layout: bool = True) -> None:
+    _shown: Text | None = None
+
+    def show(self, state: ClientState, words: Words, layout: bool = True, your_move: bool = False) -> None:
         view = state.view or {}
         text = Text(words("title"), style="bold")
+        if your_move:
+            text = Text(f" {words('your_move')} ", style="bold reverse")
+            text.append(" " + words("title"), style="bold")
         if view:
             text.append(" · " + words("turn", n=view.get("turn", 0)))
             text.append(" · " + words.seat_name(state.seats, view.get("current"), state.seat))
@@ -23,8 +29,26 @@ class StatusBar(Static):
                 text.append(f" · {words('identity')}: {words.identity(view.get('identity'))}")
             if view.get("paused"):
                 text.append(" · " + words("paused_you" if state.host else "paused_by_host"), style="bold reverse")
-        self.update(text, layout=layout)
+        if text != self._shown:
+            self._shown = text
+            self.update(text, layout=layout)
 
 
 class Banner(Static):
-    """Shown only while the connection is down."""
+    """One line under the status bar: what just happened (`Bot 2截获了情报`), so a glance after
+    looking away tells it; while the connection is down, that instead."""
+
+    _shown: Text | None = None
+
+    def show(self, state: ClientState, words: Words, lost: bool) -> None:
+        self.set_class(lost, "-lost")
+        if lost:
+            text = Text(words("lost_conn"))
+        else:
+            text = Text(words("last_action"), style="dim")
+            text.append_text(plain(state.last_action(words) or ""))
+            text.no_wrap = True
+            text.overflow = "ellipsis"
+        if text != self._shown:
+            self._shown = text
+            self.update(text)

@@ -82,7 +82,7 @@ def test_ssh_t_join_play_a_prompt_and_quit(sshd, game_host, tmux_panes, tmp_path
     forced_join(sshd, tmp_path, host.address, "Remote")
     pane = tmux_panes(sshd.ssh_args("ignored: the key's forced command runs instead", tty=True))
     table = pane.wait_for(TABLE, timeout=20)
-    assert "Remote(你)" in table and "座位" in table and "[" in hand_line(table)
+    assert "Remote(你)" in table and "刚才：" in table and "[" in hand_line(table)
     screen = pane.wait_for(lambda s: open_prompt(s, "zh") is not None, timeout=20)
     kind = open_prompt(screen, "zh")
     assert kind is not None

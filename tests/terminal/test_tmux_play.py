@@ -27,8 +27,8 @@ def test_play_to_game_over_with_keys_only(tmux_panes) -> None:
     """Bots answer at once (`--bot-delay 0`), so any game ends within the timeout; the seed only
     keeps the run repeatable."""
     pane = tmux_panes([FENGSHENG, "play", "--seed", "386", "--lang", "en", "--bot-delay", "0"])
-    table = pane.wait_for("Hand", timeout=10)
-    assert "The Message" in table and "Seats" in table
+    table = pane.wait_for(lambda s: "Hand" in s and "The Message" in s, timeout=10)
+    assert "The Message" in table and "Last:" in table
     over, answers = play_until_over(pane, "en")
     assert answers > 0
     assert "Game over" in over and "Winners:" in over
@@ -39,18 +39,42 @@ def test_play_to_game_over_with_keys_only(tmux_panes) -> None:
 def hand_panel(screen: str) -> list[str]:
     """The text lines inside the 手牌 (hand) panel of a table screen."""
     lines = screen.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("╭─ 手牌"))
+    # A heavy frame while the move is ours, a light one otherwise.
+    start = next(i for i, line in enumerate(lines) if line.startswith(("╭─ 手牌", "┏━ 手牌")))
     inside = []
     for line in lines[start + 1 :]:
-        if line.startswith("╰"):
+        if line.startswith(("╰", "┗")):
             break
-        inside.append(line.strip("│ "))
+        inside.append(line.strip("│┃ "))
     return [line for line in inside if line]
 
 
 def seat_row(screen: str, name: str) -> str:
-    """The seats panel's row for the player called `name` (as another player sees it)."""
-    return next(line for line in screen.splitlines() if re.search(rf"│\s+(▶ )?\s*{name}\s", line))
+    """The seat box on the ring of the player called `name` (as another player sees it): the
+    columns under his name on its line and the two lines below, joined."""
+    from rich.cells import cell_len
+
+    lines = screen.splitlines()
+    for i, line in enumerate(lines):
+        if i < 2:
+            continue  # the status line and the banner name players too
+        match = re.search(rf"(▶ )?(✉ )?{name}(?![(\w])", line)
+        if match:
+            start = cell_len(line[: match.start()])
+            return " ".join(cells(row, start, start + 18) for row in lines[i: i + 3])
+    raise AssertionError(f"no seat box for {name}:\n{screen}")
+
+
+def cells(line: str, start: int, end: int) -> str:
+    """The characters of `line` between screen columns `start` and `end` (a CJK character is two)."""
+    from rich.cells import cell_len
+
+    out, column = [], 0
+    for ch in line:
+        if start <= column < end:
+            out.append(ch)
+        column += cell_len(ch)
+    return "".join(out)
 
 
 def test_two_players_at_one_host_each_see_only_their_own_hand(game_host, tmux_panes) -> None:
@@ -60,7 +84,9 @@ def test_two_players_at_one_host_each_see_only_their_own_hand(game_host, tmux_pa
     names = ("Alice", "Bob")
     panes = {name: tmux_panes([FENGSHENG, "join", host.address, "--name", name]) for name in names}
     screens = {
-        name: pane.wait_for(lambda s: "╭─ 手牌" in s and "第1回合" in s, timeout=15)
+        name: pane.wait_for(
+            # Alice's first prompt is open (her move: the heavy frame), and Bob waits for it.
+            lambda s: "风声 · 第1回合" in s and ("━ 手牌" in s or "等待 Alice" in s), timeout=15)
         for name, pane in panes.items()
     }
     for me, other in (names, names[::-1]):
@@ -74,5 +100,6 @@ def test_two_players_at_one_host_each_see_only_their_own_hand(game_host, tmux_pa
         # The other player sees how many cards I hold, and no card faces in my log lines.
         assert re.search(rf"\b{len(cards)}张", seat_row(theirs, me)), seat_row(theirs, me)
         for line in theirs.splitlines():
+            line = line.split("刚才：", 1)[-1]  # the banner's own label is no card face
             if f"{me}获得" in line or f"{me}摸了" in line:
                 assert "：" not in line and "[" not in line, line

@@ -10,3 +10,23 @@ from textual.app import App
 def screen_text(app: App[Any]) -> str:
     update: Any = app.screen._compositor.render_update(full=True)
     return "\n".join("".join(segment.text for strip in line for segment in strip) for line in update.strips)
+
+
+def cells(line: str, start: int, end: int) -> str:
+    """The characters of `line` between screen columns `start` and `end` (a CJK character is two)."""
+    from rich.cells import cell_len
+
+    out, column = [], 0
+    for ch in line:
+        if start <= column < end:
+            out.append(ch)
+        column += cell_len(ch)
+    return "".join(out)
+
+
+def widget_text(app: App[Any], selector: str) -> str:
+    """What one widget shows (a seat box on the ring: `.seat-2`), its lines joined by spaces."""
+    widget = app.screen.query_one(selector)
+    region = widget.region
+    lines = screen_text(app).splitlines()[region.y: region.bottom]
+    return " ".join(" ".join(cells(line, region.x, region.right).strip("│┃╭╮╰╯─━┏┓┗┛ ").split()) for line in lines)

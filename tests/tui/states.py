@@ -80,7 +80,7 @@ class ScriptedSession:
 
 def play_with_characters(seed: int, stop: Callable[[Game], bool], players: int = 5) -> Game:
     """Like `play_until`, in a game with characters (picked by the bots too)."""
-    names = ("老王", "Alice", "小李", "Bob", "小红")[:players]
+    names = ("老王", "Alice", "小李", "Bob", "小红", "Carol", "老张", "Dave", "小美")[:players]
     game = Game.new(GameConfig(players=players, identities="default", names=names, characters=True), seed)
     bots = {s: make_bot("random", s, seed * 7 + s) for s in range(players)}
     for _ in range(5000):

@@ -21,7 +21,7 @@ from fengsheng_tui.widgets.log import EventLog
 from net.server import GameServer
 from net.table import Table
 
-from .screen_text import screen_text
+from .screen_text import screen_text, widget_text
 from .states import ScriptedSession, play_until, play_with_characters, update, welcome
 from .test_lobby_host import wait_for
 from .test_snapshots import LOBBY_TABLE
@@ -238,7 +238,8 @@ async def test_a_dead_you_row_shows_your_identity() -> None:
     app = app_for([welcome(0), update(game, 0)])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        row = next(line for line in screen_text(app).splitlines() if "(you)" in line and "dead" in line)
+        row = widget_text(app, ".seat-0")
+        assert "(you)" in row and "dead" in row
         assert Words("en").identity(game.state.seats[0].identity) in row
 
 

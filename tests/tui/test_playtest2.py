@@ -23,23 +23,20 @@ from fengsheng_tui.replay_model import view_at
 from fengsheng_tui.screens.help import character_reference
 from fengsheng_tui.screens.lobby import LobbyScreen
 from fengsheng_tui.session import NetSession
-from fengsheng_tui.widgets.seats import SeatsPanel
-from fengsheng_tui.widgets.transit import TransitPanel
+from fengsheng_tui.widgets.message_path import MessagePath
 from net.client import Client
 from net.server import GameServer
 from net.table import DEFAULT_TIMERS, Table
 
-from .screen_text import screen_text
+from .screen_text import cells, screen_text, widget_text
 from .states import ScriptedSession, play_until, update, welcome
 from .test_lobby_host import VENV_BIN, wait_for
 from .test_playtest import app_for
 
 
 def seat_rows(app: FengshengApp) -> list[str]:
-    panel = app.screen.query_one(SeatsPanel)
-    lines = screen_text(app).splitlines()
-    top, left = panel.region.y, panel.region.x
-    return [line[left + 1: panel.region.right - 1] for line in lines[top + 1: top + 1 + panel.lines]]
+    """What each seat's box on the ring shows, by seat index (one string per seat)."""
+    return [widget_text(app, f".seat-{i}") for i in range(len(app.state.seats))]
 
 
 # ------------------------------------------------------------------ 1. the seat rows at 80 columns
@@ -192,11 +189,11 @@ async def test_the_message_panel_keeps_each_seat_name_on_one_line() -> None:
     app = app_for([welcome(0), msg])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        panel = app.screen.query_one(TransitPanel)
-        lines = screen_text(app).splitlines()[panel.region.y + 1: panel.region.bottom - 1]
-        rows = [line[panel.region.x: panel.region.right].strip("│ ") for line in lines]
+        panel = app.screen.query_one(MessagePath)
+        lines = screen_text(app).splitlines()[panel.region.y: panel.region.bottom]
+        rows = [cells(line, panel.region.x, panel.region.right).strip() for line in lines]
         text = " ".join(rows)
-        assert f"sent by Bot {message.sender + 1}" in text and f"at Bot {message.position + 1}" in text
+        assert f"sent by Bot {message.sender + 1}" in text and f"✉Bot {message.position + 1}" in text
         assert not any(row.endswith("Bot") or row[:1].isdigit() for row in rows), rows
 
 

@@ -63,11 +63,13 @@ async def test_settings_toggles_are_written_at_once_and_a_new_app_starts_from_th
         await pilot.press("o")
         assert isinstance(app.screen, SettingsScreen)
         await pilot.press("l")
-        assert saved() == {"lang": "en", "mono": False, "auto_pass": True, "theme": "textual-dark"}
+        assert saved() == {"lang": "en", "mono": False, "auto_pass": True, "theme": "textual-dark", "bell": False}
         await pilot.press("m")
-        assert saved() == {"lang": "en", "mono": True, "auto_pass": True, "theme": "textual-dark"}
+        assert saved() == {"lang": "en", "mono": True, "auto_pass": True, "theme": "textual-dark", "bell": False}
         await pilot.press("a")
-        assert saved() == {"lang": "en", "mono": True, "auto_pass": False, "theme": "textual-dark"}
+        assert saved() == {"lang": "en", "mono": True, "auto_pass": False, "theme": "textual-dark", "bell": False}
+        await pilot.press("b", "b")  # the terminal bell on our move: on, then off again
+        assert saved() == {"lang": "en", "mono": True, "auto_pass": False, "theme": "textual-dark", "bell": False}
 
     again = table_app()
     assert (again.words.lang, again.mono, again.auto_pass) == ("en", True, False)
@@ -76,8 +78,9 @@ async def test_settings_toggles_are_written_at_once_and_a_new_app_starts_from_th
         await pilot.press("o")
         text = screen_text(again)
         assert "Language: English" in text and "Colour mode: mono" in text and "Auto-pass" in text
+        assert "Ring the terminal bell when it is my move: off" in text
         await pilot.press("l")  # and back: the second run's changes are kept too
-    assert saved() == {"lang": "zh", "mono": True, "auto_pass": False, "theme": "textual-dark"}
+    assert saved() == {"lang": "zh", "mono": True, "auto_pass": False, "theme": "textual-dark", "bell": False}
     assert table_app().words.lang == "zh"
 
 
@@ -98,7 +101,7 @@ def test_a_command_line_flag_wins_over_the_saved_value(command: ModuleType) -> N
     assert resolve_lang(flagged.lang) == "zh"
     app = FengshengApp(lang=flagged.lang, mono=flagged.mono, keymap={})
     assert (app.words.lang, app.mono, app.auto_pass) == ("zh", False, False)
-    assert saved() == {"lang": "en", "mono": True, "auto_pass": False, "theme": "textual-dark"}  # a flag is for this run only
+    assert saved() == {"lang": "en", "mono": True, "auto_pass": False, "theme": "textual-dark", "bell": False}  # a flag is for this run only
 
     save_preferences(Preferences())
     mono = parser.parse_args([*extra, "--mono"])
@@ -123,7 +126,7 @@ def test_a_corrupt_file_is_ignored(content: bytes) -> None:
 def test_bad_values_are_ignored_one_by_one() -> None:
     path = settings_path()
     path.parent.mkdir(parents=True)
-    path.write_text(json.dumps({"lang": "fr", "mono": "yes", "auto_pass": False, "theme": "textual-dark"}), encoding="utf-8")
+    path.write_text(json.dumps({"lang": "fr", "mono": "yes", "auto_pass": False, "theme": "textual-dark", "bell": False}), encoding="utf-8")
     assert load_preferences() == Preferences(lang="zh", mono=False, auto_pass=False)
     path.write_text(json.dumps({"lang": "en", "mono": 1, "auto_pass": None, "extra": 3}), encoding="utf-8")
     assert load_preferences() == Preferences(lang="en", mono=False, auto_pass=True)

@@ -153,3 +153,35 @@ def test_table_with_characters_choosing_a_skill(snap_compare: Any, size: tuple[i
                                 and any(o.verb == "skill" for o in g.prompts[0].options))
     app = table_app([welcome(0), update(game, 0)])
     assert snap_compare(app, terminal_size=size, run_before=lambda pilot: settle(pilot, "u"))
+
+
+RING_SIZES = [(80, 24), (100, 30), (160, 48)]
+
+
+def ring_state(players: int) -> list[dict[str, Any]]:
+    """Seat 0 while a message travels (a stack where the game has one): 4 and 6 seats without
+    characters, 9 with them (9 players always play with characters)."""
+    from .states import play_with_characters
+
+    if players == 9:
+        game = play_with_characters(5, lambda g: g.state.message is not None and 0 in g.prompts
+                                    and g.state.turn > 2, players=9)
+    else:
+        game = play_until(5, lambda g: g.state.message is not None and 0 in g.prompts and g.state.turn > 1,
+                          players=players)
+    assert not game.over
+    return [welcome(0), update(game, 0)]
+
+
+@pytest.mark.parametrize("players", [4, 6, 9])
+@pytest.mark.parametrize("size", RING_SIZES)
+def test_the_ring(snap_compare: Any, size: tuple[int, int], players: int) -> None:
+    """The table as people sit: us at the bottom, the others in 顺位 round the ring, the message's
+    route and the stack in the middle, every seat whole at every size."""
+    async def built(pilot: Pilot[Any]) -> None:
+        for _ in range(3):  # the ring places its seats, then plans its rows from their widths
+            await pilot.pause()
+
+    app = table_app(ring_state(players), "en" if players == 6 else "zh")
+    app.auto_pass = False  # a pass by itself after a random pause would make the picture depend on timing
+    assert snap_compare(app, terminal_size=size, run_before=built)

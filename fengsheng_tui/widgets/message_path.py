@@ -1,0 +1,119 @@
+"""The message in transit drawn as its route round the ring: from the sender, the way it moves,
+every seat it will reach (skipped ones struck through), where it is now, where it came from."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.console import Group
+from rich.text import Text
+from textual.widgets import Static
+
+from ..client_state import ClientState
+from ..i18n import Words
+from ..safe_text import plain
+from .render import Remeasured, card_text, measure_console
+from .transit import keep_names
+
+
+def in_game(seat: Mapping[str, Any]) -> bool:
+    return bool(seat.get("alive", True)) and not seat.get("lost")
+
+
+def route(seats: list[dict[str, Any]], message: Mapping[str, Any]) -> list[int]:
+    """Seats from the sender round the ring the way the message moves, back to the sender; a
+    直达 message goes to its target only."""
+    n = len(seats)
+    sender = message.get("sender")
+    if not isinstance(sender, int) or not 0 <= sender < n:
+        return []
+    target = message.get("target")
+    if message.get("method") == "直达" and isinstance(target, int) and not message.get("returning"):
+        return [sender, target]
+    step = 1 if message.get("direction", 1) == 1 else -1
+    order = [sender]
+    seat = sender
+    for _ in range(n - 1):
+        seat = (seat + step) % n
+        if in_game(seats[seat]) or seat == message.get("position"):
+            order.append(seat)
+    return [*order, sender]
+
+
+class MessagePath(Remeasured, Static):
+    """`密电 · 老王传出 · 向右传（逆时针）` over `老王 → Alice → [✉小李] → ~~Bob~~ → 老王` and its face."""
+
+    #: Lines the last `show` drew at `width` cells: the ring plans its rows from it.
+    lines = 1
+
+    _shown: object = None
+
+    def set_lines(self, lines: int) -> None:
+        """A fixed height from the line count: the layout never measures the text."""
+        if lines != self.lines or self.styles.height is None:
+            self.styles.height = lines
+        self.lines = lines
+
+    def show(self, state: ClientState, words: Words, mono: bool = False, width: int = 40) -> None:
+        """Drawn again only when the view, the words or the width changed (a key press redraws nothing here)."""
+        width = self.content_region.width or width
+        key = (id(state.view), words.lang, mono, width, len(state.seats))
+        if key == self._shown:
+            return
+        self._shown = key
+        self.measured = self.content_region.width
+        view = state.view or {}
+        seats, me = state.seats, state.seat
+        m = view.get("message")
+        if not isinstance(m, dict):
+            self.set_lines(1)
+            self.update(Text(words("no_message"), style="dim"), layout=False)
+            return
+
+        def name(s: object) -> str:
+            return words.seat_name(seats, s, me)
+
+        if m.get("returning"):
+            way = words("returning")
+        elif m.get("method") == "直达" and m.get("target") is not None:
+            way = words("direction_target", target=name(m.get("target")))
+        else:
+            # RULES.md §9.1: the next seat (seat+1) is on your right: counter-clockwise on the ring.
+            way = words("direction_right" if m.get("direction", 1) == 1 else "direction_left")
+        head = Text(words.method(m.get("method")), style="bold")
+        head.append(" · ")
+        head.append_text(plain(words("sent_by", sender=name(m.get("sender"))) + " · " + way))
+        if m.get("intercepted_by") is not None:
+            head.append(" · ")
+            head.append_text(plain(words("intercepted", who=name(m.get("intercepted_by"))), style="bold"))
+        path = Text()
+        position, origin = m.get("position"), m.get("origin")
+        order = route(seats, m)
+        reached = order.index(position) if position in order[:-1] else None
+        arrow = " ⇒ " if m.get("method") == "直达" and len(order) == 2 else " → "
+        for i, seat in enumerate(order):
+            if i:
+                path.append(arrow, style="dim")
+            label = name(seat)
+            skipped = 0 <= seat < len(seats) and bool(seats[seat].get("skipped"))
+            if seat == position and i == reached:
+                path.append_text(plain(f"✉{label}", style="bold reverse"))
+            elif skipped:
+                path.append_text(plain(label, style="strike dim"))
+            elif reached is not None and i < reached:
+                path.append_text(plain(label, style="dim"))
+            else:
+                path.append_text(plain(label))
+        # Where it came from, when the route does not say it already (a 退回 or a 截获 moved it).
+        before = order[reached - 1] if reached else None
+        if origin is not None and origin not in (position, m.get("sender"), before):
+            path.append_text(plain("  " + words("came_from", origin=name(origin)), style="italic"))
+        face = Text(words("message_face") + " ", style="bold")
+        face.append_text(card_text(m.get("card"), words, mono))
+        # Broken at spaces between names, never inside one: `Bot` over `3` reads as two seats.
+        names = [name(i) for i in range(len(seats))]
+        lines = [*keep_names(head, names, max(10, width)), *keep_names(path, names, max(10, width)), face]
+        face.overflow = "fold"
+        self.set_lines(sum(len(line.wrap(measure_console(), max(10, width))) for line in lines))
+        self.update(Group(*lines), layout=False)

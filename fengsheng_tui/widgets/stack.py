@@ -1,0 +1,69 @@
+"""The stack of cards played in this window, beside the message: whole entries, newest last (it
+resolves first); when the screen has no room for all, the newest ones and `…还有N项`."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual.widgets import Static
+
+from ..client_state import ClientState
+from ..i18n import Words
+from ..safe_text import plain
+from .render import Remeasured, card_text, measure_console
+
+
+def entry_text(depth: int, item: dict[str, object], state: ClientState, words: Words, mono: bool) -> Text:
+    seats, me = state.seats, state.seat
+    line = Text(f"{depth + 1}. ", style="bold")
+    line.append_text(plain(words.seat_name(seats, item.get("user"), me) + " "))
+    card = item.get("card")
+    line.append_text(card_text(card if isinstance(card, dict) else None, words, mono))
+    if item.get("target_seat") is not None:
+        line.append_text(plain(" → " + words.seat_name(seats, item.get("target_seat"), me)))
+    target_card = item.get("target_card")
+    if isinstance(target_card, dict):
+        line.append(f" ({words('on')} ")
+        line.append_text(card_text(target_card, words, mono))
+        line.append(")")
+    line.overflow = "fold"
+    return line
+
+
+class StackView(Remeasured, Static):
+    #: Lines the last `show` drew (after wrapping at the widget's width).
+    lines = 1
+
+    _shown: object = None
+
+    def set_lines(self, lines: int) -> None:
+        """A fixed height from the line count: the layout never measures the text."""
+        if lines != self.lines or self.styles.height is None:
+            self.styles.height = lines
+        self.lines = lines
+
+    def show(self, state: ClientState, words: Words, mono: bool = False, max_lines: int | None = None) -> None:
+        stack = (state.view or {}).get("stack") or []
+        width = max(10, self.content_region.width or 30)
+        key = (id(state.view), words.lang, mono, max_lines, width)
+        if key == self._shown:
+            return
+        self._shown = key
+        self.measured = self.content_region.width
+        title = Text(words("stack") + ": ", style="bold")
+        if not stack:
+            title.append(words("stack_empty"), style="dim")
+            self.set_lines(1)
+            self.update(title, layout=False)
+            return
+        entries = [entry_text(i, item, state, words, mono) for i, item in enumerate(stack)]
+        heights = [len(e.wrap(measure_console(), width)) for e in entries]
+        room = max(1, (max_lines or 10_000) - 1)
+        shown = len(entries)
+        while shown > 1 and sum(heights[-shown:]) > room:
+            shown -= 1
+        hidden = len(entries) - shown
+        if hidden:
+            title.append(words("more_entries", n=hidden), style="dim")
+        self.set_lines(1 + sum(heights[-shown:]))
+        self.update(Group(title, *entries[hidden:]), layout=False)
