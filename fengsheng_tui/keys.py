@@ -46,7 +46,7 @@ TABLE_KEYS = (
     KeySpec("result", "r", "result", "result_key"),
     KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
     KeySpec("settings", "o", "settings", "settings", show=False),
-    KeySpec("pause", "w", "pause", "pause_key", show=False),
+    KeySpec("pause", "b", "pause", "pause_key", show=False),
     KeySpec("log_older", "pageup", "log(1)", "log_older", show=False, key_display="PgUp"),
     KeySpec("log_newer", "pagedown", "log(-1)", "log_newer", show=False, key_display="PgDn"),
     KeySpec("log_newest", "end", "log(0)", "log_newest", show=False, key_display="End"),

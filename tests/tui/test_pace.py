@@ -32,12 +32,12 @@ async def test_help_settings_and_the_pause_key_pause_a_solo_game(table: LocalTab
             await wait_for(pilot, lambda: server.timing.paused)
             await pilot.press(back)
             await wait_for(pilot, lambda: not server.timing.paused)
-        await pilot.press("w")
+        await pilot.press("b")
         await wait_for(pilot, lambda: server.timing.paused and bool((app.state.view or {}).get("paused")))
         assert "Paused by you" in screen_text(app)
         await pilot.press("question_mark")  # a screen over a paused table keeps it paused
         await pilot.press("escape")
         await pilot.pause(0.1)
         assert server.timing.paused
-        await pilot.press("w")
+        await pilot.press("b")
         await wait_for(pilot, lambda: not server.timing.paused and not (app.state.view or {}).get("paused"))
