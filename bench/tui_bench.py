@@ -185,8 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         "--close-key", default="?", help="tmux name of the key that closes it (default ?; try Escape)"
     )
     parser.add_argument("--shown", default=HELP_MARKER, help="text present only while help is open")
-    parser.add_argument("--command", default=f"{FENGSHENG} play --seed 1", help="the app to start")
-    parser.add_argument("--select-command", default=f"{FENGSHENG} play --seed 1 --timer response=600",
+    parser.add_argument("--command", default=f"{FENGSHENG} play --seed 1 --lang zh", help="the app to start")
+    parser.add_argument("--select-command", default=f"{FENGSHENG} play --seed 1 --lang zh --timer response=600",
                         help="the app for the hand-card selection (its first prompt a response with card 2 usable)")
     args = parser.parse_args(argv)
     poll = args.poll_ms / 1000
