@@ -303,6 +303,8 @@ class FengshengApp(App[int]):
         result goes, and the next game over is shown again."""
         from .screens.game_over import GameOverScreen
 
+        if self.game_over_shown:
+            self.state.replay_path = None  # the last game's: the next game over names its own
         self.game_over_shown = False
         while isinstance(self.screen, GameOverScreen):
             self.pop_screen()

@@ -78,6 +78,8 @@ async def test_the_host_starts_the_next_game_from_the_game_over_screen(table: Lo
         await play_to_the_end(app, pilot)
         assert "Press s to start the next game" in screen_text(app)
         first = table.table.game
+        first_replay = app.state.replay_path
+        assert first_replay and first_replay.endswith(".seat3.replay")
         await pilot.press("s")
         for _ in range(500):
             await pilot.pause(0.01)
@@ -87,3 +89,5 @@ async def test_the_host_starts_the_next_game_from_the_game_over_screen(table: Lo
         assert app.state.view is not None and not app.state.view["over"] and app.state.seat == 3
         await play_to_the_end(app, pilot)
         assert table.table.games_finished == 2
+        # The second result names the second game's replay, not the first one's.
+        assert app.state.replay_path and app.state.replay_path != first_replay
