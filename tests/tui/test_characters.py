@@ -39,9 +39,16 @@ def own_skill_prompt() -> Game:
 
 
 def own_active_skill() -> Game:
-    """Seed 5: seat 0's play phase offers the active skill 潜藏伏击 on two targets."""
-    return play_with_characters(5, lambda g: 0 in g.prompts and g.prompts[0].kind == "play"
-                                and any(o.verb == "skill" for o in g.prompts[0].options))
+    """The first seeded game where seat 0's play phase offers the active skill 潜藏伏击 on two targets
+    (a seed, not a pinned one: a rule change may move the moment to another game)."""
+    def offered(g: Game) -> bool:
+        return 0 in g.prompts and g.prompts[0].kind == "play" and len(
+            [o for o in g.prompts[0].options if o.verb == "skill" and o.name == "潜藏伏击"]) >= 2
+    for seed in range(1, 400):
+        game = play_with_characters(seed, offered)
+        if not game.over and offered(game):
+            return game
+    raise AssertionError("no seed offers 潜藏伏击")
 
 
 def scripted(game: Game, lang: str = "zh") -> tuple[FengshengApp, ScriptedSession]:

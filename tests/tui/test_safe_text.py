@@ -316,10 +316,11 @@ def test_no_widget_hands_a_built_string_to_a_markup_sink() -> None:
             if isinstance(node, ast.Call):
                 func = node.func
                 name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-                if name == "notify" and not any(k.arg == "markup" and isinstance(k.value, ast.Constant)
-                                                and k.value.value is False for k in node.keywords):
+                unmarked = any(k.arg == "markup" and isinstance(k.value, ast.Constant) and k.value.value is False
+                               for k in node.keywords)
+                if name == "notify" and not unmarked:
                     problems.append(f"{path.relative_to(ROOT)}:{node.lineno} notify() without markup=False")
-                if name in MARKUP_CALLS:
+                if name in MARKUP_CALLS and not unmarked:  # markup=False: the string is shown as written
                     args = [*node.args, *(k.value for k in node.keywords if k.arg in (None, "title", "message"))]
                     problems += [f"{path.relative_to(ROOT)}:{node.lineno} {name}({ast.unparse(a)})"
                                  for a in args if string_built(a)]
