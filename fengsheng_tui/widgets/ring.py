@@ -137,7 +137,10 @@ class Ring(Widget):
         # The middle's width: two shares of four when there are sides, less the padding.
         width = self.size.width or self.app.size.width
         center = (width // 2 if self.on_left or self.on_right else width) - 2
-        path = self.query_one(MessagePath)
+        found = self.query(MessagePath)
+        if not found:  # asked to draw before its children are mounted: the next refresh draws it
+            return
+        path = found.first()
         path.show(state, words, mono, width=center // 2 if wide else center)
         lines = path.lines
         for seat in seats:

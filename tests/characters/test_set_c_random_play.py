@@ -29,9 +29,18 @@ def _table(seed: int) -> Game:
     return Game.new(GameConfig(players=players, identities="default", characters=True), seed, setup)
 
 
+WANTED = {"英雄本色", "笑里藏刀", "运筹帷幄", "连击", "声东击西", "弹药无限", "揭露", "真相", "隔墙有耳", "偷龙转凤",
+          "收买", "阴谋", "阳谋", "偷天"}
+
+
 def test_random_tables_of_set_c_end_cleanly_and_use_every_skill() -> None:
+    """At least GAMES tables, and more (up to 4x) until every skill has been used once: a rare
+    skill's first use moves with every rule change, and 偷天 needs its owner's black message to
+    reach a seat that already holds a true one."""
     used: Counter[str] = Counter()
-    for seed in range(GAMES):
+    for seed in range(4 * GAMES):
+        if seed >= GAMES and set(used) >= WANTED:
+            break
         rng = random.Random(f"decide/{seed}")
         game = _table(seed)
         while not game.over:
@@ -41,5 +50,4 @@ def test_random_tables_of_set_c_end_cleanly_and_use_every_skill() -> None:
             assert not problems, (seed, problems)
             assert game.state.decisions < 3000, f"seed {seed} does not end"
         used.update(e.data["skill"] for e in game.events if e.kind == "skill_used")  # type: ignore[misc]
-    assert set(used) >= {"英雄本色", "笑里藏刀", "运筹帷幄", "连击", "声东击西", "弹药无限", "揭露", "真相",
-                         "隔墙有耳", "偷龙转凤", "收买", "阴谋", "阳谋", "偷天"}, used
+    assert set(used) >= WANTED, used
