@@ -27,7 +27,7 @@ from .test_ssh import running
 
 pytestmark = pytest.mark.ssh
 
-TABLE = "╭─ 手牌"
+TABLE = " 手牌"  # the hand panel's title, light frame or (on our move) heavy
 PROMPT = "名字 Name: "
 
 

@@ -15,7 +15,7 @@ from .conftest import FENGSHENG
 from .test_ssh import children, running
 from .test_tmux_play import hand_panel
 
-TABLE = "╭─ 手牌"
+TABLE = " 手牌"  # the hand panel's title, light frame or (on our move) heavy
 
 
 def test_join_again_after_the_client_was_killed(game_host, tmux_panes, tmp_path: Path) -> None:
