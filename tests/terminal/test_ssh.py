@@ -18,7 +18,12 @@ from .conftest import FENGSHENG, answer, open_prompt
 
 pytestmark = pytest.mark.ssh
 
-TABLE = "╭─ 手牌"  # the hand panel's title: the table has painted
+TABLE = ("╭─ 手牌", "┏━ 手牌")  # the hand panel's title, light or (on our move) heavy frame
+
+
+def painted(screen: str) -> bool:
+    """The hand panel is there (the table has started painting)."""
+    return any(title in screen for title in TABLE)
 
 
 def forced_join(sshd, tmp_path: Path, address: str, name: str) -> None:
@@ -81,8 +86,9 @@ def test_ssh_t_join_play_a_prompt_and_quit(sshd, game_host, tmux_panes, tmp_path
     host = game_host("--players", "4", "--bots", "3", "--start", "--seed", "5", "--bot-delay", "1")
     forced_join(sshd, tmp_path, host.address, "Remote")
     pane = tmux_panes(sshd.ssh_args("ignored: the key's forced command runs instead", tty=True))
-    table = pane.wait_for(TABLE, timeout=20)
-    assert "Remote(你)" in table and "刚才：" in table and "[" in hand_line(table)
+    # The hand may paint a frame before the ring and the banner: wait for the whole table.
+    table = pane.wait_for(lambda s: painted(s) and "Remote(你)" in s and "刚才：" in s, timeout=20)
+    assert "[" in hand_line(table)
     screen = pane.wait_for(lambda s: open_prompt(s, "zh") is not None, timeout=20)
     kind = open_prompt(screen, "zh")
     assert kind is not None
@@ -110,7 +116,7 @@ def test_killing_the_ssh_client_ends_the_remote_game(sshd, game_host, tmux_panes
     host = game_host("--players", "4", "--bots", "3", "--start", "--seed", "5", "--bot-delay", "30")
     forced_join(sshd, tmp_path, host.address, "Hangup")
     pane = tmux_panes(sshd.ssh_args(tty=True))
-    pane.wait_for(TABLE, timeout=20)
+    pane.wait_for(painted, timeout=20)
     remote = [pid for pid in remote_game_pids("Hangup") if running(pid)]
     assert len(remote) == 1, remote
     pane_pid = int(pane.tmux("display-message", "-p", "-t", pane.name, "#{pane_pid}").stdout)
