@@ -18,7 +18,6 @@ from textual.widgets import Static
 from ..i18n import Words
 from ..safe_text import plain
 from .render import Remeasured, chips_text, measure_console
-from .seats import character_text
 
 #: The identity note a player may put on a seat (local, never sent): style of its chip.
 NOTE_STYLE = {"red": "bold white on red", "blue": "bold white on blue", "neutral": "bold black on yellow",
@@ -30,6 +29,17 @@ def note_chip(note: str | None, words: Words, mono: bool) -> Text:
     if note not in NOTE_STYLE:
         return Text()
     return Text(words(f"note_{note}"), style=(MONO_NOTE_STYLE if mono else NOTE_STYLE)[note])
+
+
+def character_line(character: Mapping[str, Any] | None, words: Words) -> Text:
+    """Name and gender when face-up, the 盖 marker when face-down; the whole name, wrapped if need be."""
+    if not character:
+        return Text("")
+    text = Text(words.character(character), style="" if character.get("face_up", True) else "italic")
+    gender = words.gender(character.get("gender"), short=True)
+    if gender:
+        text.append("·" + gender, style="dim")
+    return text
 
 
 def status_text(seat: Mapping[str, Any], words: Words, show_identity: bool) -> Text:
@@ -99,7 +109,7 @@ class SeatBox(Remeasured, Static):
         status = status_text(seat, words, show_identity)
         facts = Text()
         if characters:
-            second = character_text(seat.get("character"), words)
+            second = character_line(seat.get("character"), words)
             if status:
                 facts.append_text(status)
                 facts.append(" ")
