@@ -79,14 +79,17 @@ def cells(line: str, start: int, end: int) -> str:
 
 def test_two_players_at_one_host_each_see_only_their_own_hand(game_host, tmux_panes) -> None:
     """Two terminals join one `fengsheng host`; bots take the other seats. Bots wait 30 s and the
-    first prompt lasts 30 s, so both screens show the same moment of the game."""
+    play phase lasts 30 s, so both screens show the same moment of the game."""
     host = game_host("--players", "4", "--bots", "2", "--start", "--seed", "5", "--bot-delay", "30")
     names = ("Alice", "Bob")
     panes = {name: tmux_panes([FENGSHENG, "join", host.address, "--name", name]) for name in names}
     screens = {
         name: pane.wait_for(
-            # Alice's first prompt is open (her move: the heavy frame), and Bob waits for it.
-            lambda s: "风声 · 第1回合" in s and ("━ 手牌" in s or "等待 Alice" in s), timeout=15)
+            # The first player's play phase is open; not the turn-start window before it, since
+            # his hand grows by the draw between the two.
+            lambda s: re.search(r"风声 · 第1回合 · \S+ · 出牌阶段", s) is not None
+            and ("━ 手牌" in s or "等待 " in s),
+            timeout=15)
         for name, pane in panes.items()
     }
     for me, other in (names, names[::-1]):
