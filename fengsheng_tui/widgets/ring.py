@@ -154,7 +154,8 @@ class Ring(Widget):
             box.show(seat, words, me=state.seat, seats=seats, current=view.get("current"),
                      over=bool(view.get("over")), countdown=countdowns.get(index, False) if index in countdowns
                      else False, note=notes.get(index), holder=m is not None and m.get("position") == index,
-                     sender=m is not None and m.get("sender") == index, characters=characters, mono=mono)
+                     sender=m is not None and m.get("sender") == index, characters=characters, mono=mono,
+                     hint=center if index == self.bottom else 18)
         self.seat_lines = max([SEAT_ROWS, *(b.lines for b in self.boxes.values())])
         self.plain_lines = max([SEAT_ROWS, *(b.plain_lines for b in self.boxes.values())])
         boxed = self.rows_needed(True, False, stack_lines, wide, lines) <= room

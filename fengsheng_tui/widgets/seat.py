@@ -51,17 +51,16 @@ def character_line(character: Mapping[str, Any] | None, words: Words, width: int
 def facts_text(seat: Mapping[str, Any], words: Words, status: Text, mono: bool, width: int) -> Text:
     """`✗dead Latent 3 cards red 0 blue 1 black 2 [locked]`; the counts as `R0 B1 Bk2` when the
     words would not fit `width` on the hand size's line (a flag may wrap to the next line)."""
-    facts = Text()
-    if status:
-        facts.append_text(status)
-        facts.append(" ")
-    facts.append(words.cards(seat.get("hand_count", 0)))
-    facts.append(" ")
+    facts = Text(words.cards(seat.get("hand_count", 0)) + " ")
     counts = seat.get("counts", {})
     chips = chips_text(counts, words, mono, short=False)
     if facts.cell_len + chips.cell_len > width:
         chips = chips_text(counts, words, mono)
     facts.append_text(chips)
+    if status:
+        # The status ends its own line when it would not leave the hand size whole on the next.
+        gap = " " if status.cell_len + facts.cell_len < width else "\n"
+        facts = Text.assemble(status, gap, facts)
     for flag in ("locked", "skipped"):
         if seat.get(flag):
             facts.append(" ")
@@ -101,14 +100,15 @@ class SeatBox(Remeasured, Static):
 
     def show(self, seat: Mapping[str, Any], words: Words, *, me: int | None, seats: list[dict[str, Any]],
              current: object, over: bool, countdown: int | None | bool, note: str | None, holder: bool,
-             sender: bool, characters: bool, mono: bool) -> None:
-        """`countdown`: seconds left when prompted (None: prompted with no deadline; False: not prompted)."""
+             sender: bool, characters: bool, mono: bool, hint: int = 18) -> None:
+        """`countdown`: seconds left when prompted (None: prompted with no deadline; False: not
+        prompted). `hint`: the width to count with while the box has none (hidden, not laid out)."""
         index = seat.get("index")
         out = not seat.get("alive", True) or bool(seat.get("lost"))
         # Counted framed and unframed (the ring puts frames on or off after counting), the text
         # chosen for the framed width: the same words either way.
         framed = self.styles.border_left[0] not in ("", "none", "hidden")
-        width = max(8, (self.content_region.width or 18) - (0 if framed else 2))
+        width = max(8, (self.content_region.width or hint) - (0 if framed else 2))
         key = (dict(seat), words.lang, me, current, over, countdown, note, holder, sender, characters, mono, width)
         self.set_class(index == me, "-me")
         self.set_class(index == current and not over, "-current")
