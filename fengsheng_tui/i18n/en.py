@@ -34,6 +34,8 @@ UI = {
     'locked': 'locked',
     'skipped': 'lured away',
     'turn': 'Turn {n}',
+    'locked_short': 'L',
+    'skipped_short': 'S',
     'cards': '{n} cards',
     'cards_one': '1 card',
     'chip': '{colour} {n}',

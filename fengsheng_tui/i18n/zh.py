@@ -32,6 +32,8 @@ UI = {
     'locked': '锁',
     'skipped': '离',
     'turn': '第{n}回合',
+    'locked_short': '锁',
+    'skipped_short': '离',
     'cards': '{n}张',
     'cards_one': '1张',
     'chip': '{colour}{n}',

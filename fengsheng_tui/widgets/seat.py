@@ -2,7 +2,7 @@
 
 Three lines (more only when a long name or character must wrap, never cut):
 `▶ Name [红?]        ⏳12s` / `Character·M` (or the status when the game has no characters) /
-`dead 3张 红1 蓝0 黑2 [锁]`. Another seat's hand is only ever its size.
+`dead 3张 红1 蓝0 黑2 [锁]` (a flag where it fits). Another seat's hand is only ever its size.
 
 English says it in words where the box has room (`3 cards red 1 blue 0 black 2`, `Blade · male`)
 and in the short form only where a line would not hold them (`3 cards R1 B0 Bk2`, `Blade·M`).
@@ -61,11 +61,34 @@ def facts_text(seat: Mapping[str, Any], words: Words, status: Text, mono: bool, 
         # The status ends its own line when it would not leave the hand size whole on the next.
         gap = " " if status.cell_len + facts.cell_len < width else "\n"
         facts = Text.assemble(status, gap, facts)
-    for flag in ("locked", "skipped"):
-        if seat.get(flag):
-            facts.append(" ")
-            facts.append(f"[{words(flag)}]", style="reverse")
     return facts
+
+
+def add_flags(seat: Mapping[str, Any], words: Words, lines: tuple[Text, Text], width: int) -> None:
+    """`[locked]` / `[lured away]` at the end of the first of the box's lines (second, facts) where
+    the words fit without a wrap; else as the short mark (`[L]`, `[S]`) where that fits; else in
+    words on the facts line, wrapping it (the help explains the short marks)."""
+    flags = [flag for flag in ("locked", "skipped") if seat.get(flag)]
+    if not flags:
+        return
+
+    def last_row(text: Text) -> int:
+        return text.wrap(measure_console(), width)[-1].cell_len if text.plain else 0
+
+    for short in (False, True):
+        marks = " ".join(f"[{words(flag + '_short' if short else flag)}]" for flag in flags)
+        for line in lines:
+            if last_row(line) + 1 + len(marks) <= width:
+                break
+        else:
+            continue
+        break
+    else:
+        line = lines[1]
+        marks = " ".join(f"[{words(flag)}]" for flag in flags)
+    if line.plain:
+        line.append(" ")
+    line.append(marks, style="reverse")
 
 
 def status_text(seat: Mapping[str, Any], words: Words, show_identity: bool) -> Text:
@@ -143,6 +166,7 @@ class SeatBox(Remeasured, Static):
             second = status if status else Text(words("alive"), style="dim")
         lead = status if characters else Text()
         facts = facts_text(seat, words, lead, mono, width)
+        add_flags(seat, words, (second, facts), width)
         second.overflow = "fold"
         facts.overflow = "fold"
         self.measured = self.content_region.width
