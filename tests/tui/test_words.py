@@ -26,7 +26,6 @@ async def test_english_seat_boxes_say_it_in_words(size: tuple[int, int], players
     seats = msg["view"]["seats"]
     seats[1]["locked"] = True
     seats[2]["skipped"] = True
-    words = Words("en")
     app = app_for([welcome(0), msg])
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
