@@ -50,6 +50,8 @@ class Seat:
     face_up: bool = True  # False while the character is face-down (hidden, or covered: 盖伏)
     character_choices: list[str] = field(default_factory=list)
     last_black_by: int | None = None  # who put his latest black message there (RULES.md §8.1 killer)
+    left_with: list[int] = field(default_factory=list)  # the messages he held when he died or lost
+    left_turn: int | None = None  # the turn he died or lost in
 
     @property
     def in_game(self) -> bool:
