@@ -96,7 +96,8 @@ class GameOverScreen(TextScreen):
             parts.append(plain(words("win_secret_task", who=who)))
         names = ", ".join(words.seat_name(seats, s, me) for s in winners)
         parts.append(plain(f"{words('winners')}: {names or words('no_winner')}", style="bold"))
-        ending = view.get("ending") if isinstance(view.get("ending"), dict) else {}
+        found = view.get("ending")
+        ending: dict[str, Any] = found if isinstance(found, dict) else {}
         left = {entry.get("seat"): entry for entry in ending.get("left") or [] if isinstance(entry, dict)}
         table = Table(title=Text(words("reveal"), style="table.title"), title_justify="left", show_header=False,
                       box=None, padding=(0, 1))
