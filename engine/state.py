@@ -65,7 +65,7 @@ class Seat:
     def copy(self) -> Seat:
         return Seat(self.index, self.name, self.identity, self.hand.copy(), self.messages.copy(), self.alive,
                     self.lost, self.revealed, self.character, self.face_up, self.character_choices.copy(),
-                    self.last_black_by)
+                    self.last_black_by, self.left_with.copy(), self.left_turn)
 
 
 @dataclass(slots=True)
