@@ -22,7 +22,12 @@
    last seat has the bytes, and → last seat has run `net.protocol.decode` on them. This is what N
    client processes on this machine cost before any game work, against the same echo.
 
-Run: .venv/bin/python bench/net_bench.py [--choices 300] [--tables 50] [--players 9] [--floor-only]
+0. Server CPU per fan-out, in process: a table whose connections are sinks (no sockets), whole
+   games of random legal choices; the thread CPU time of each flush (`Table._send_frames`: the
+   views, patches, encoding and writes of one batch of decisions), median over the flushes that
+   reach all the seats (the 9-seat fan-out of issue 17, target <= 150 µs) and over every flush.
+
+Run: .venv/bin/python bench/net_bench.py [--choices 300] [--tables 50] [--players 9] [--floor-only] [--sink-only]
 `--profile FILE` also writes a cProfile of the server process during the fan-out runs.
 """
 
@@ -514,6 +519,64 @@ def print_floor(seats: int, body: int, bare: tuple[list[float], list[float]],
               f"projections, diffs and encodes, nine patches applied)")
 
 
+class SinkConnection:
+    """Where a table's frames go in the in-process measurement: counted, never written."""
+
+    check_outbound = False
+    closing = False
+
+    def __init__(self) -> None:
+        self.frames = 0
+
+    def send_frame(self, frame: bytes) -> bool:
+        self.frames += 1
+        return True
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        return self.send_frame(P.encode_frame(msg))
+
+
+def sink_fanout(players: int, identities: str, characters: bool, games: int) -> tuple[list[int], list[int]]:
+    """Thread CPU ns of each flush of `games` whole games of random legal choices, at a table whose
+    every seat is a sink connection: (the flushes that reached every seat, every flush)."""
+    import random
+
+    from net.table import SeatSlot, Session, Table
+
+    full: list[int] = []
+    every: list[int] = []
+    long = dict.fromkeys(("play", "send", "response", "receive", "probe_discard", "character_pick", "skill"), 600.0)
+    for seed in range(1, games + 1):
+        table = Table("t", players=players, identities=identities, characters=characters, seed=seed, timers=long)
+        for n in range(players):
+            table.slots.append(SeatSlot(name=f"p{n}", token=f"token{n}"))
+        table.seats.reindex()
+        table._start_game()
+        sinks = []
+        for seat in range(players):
+            sink = SinkConnection()
+            session = Session(sink, f"p{seat}", False)  # type: ignore[arg-type]
+            session.seat = seat
+            table.slots[seat].session = session
+            table.sessions.add(session)
+            sinks.append(sink)
+        table._send_frames()
+        rng = random.Random(seed)
+        game = table.game
+        assert game is not None
+        while not game.over:
+            prompt = rng.choice(game.pending())
+            table._apply(prompt.seat, prompt.id, rng.choice(prompt.options).id, "bench")
+            before = sum(sink.frames for sink in sinks)
+            t0 = time.thread_time_ns()
+            table._send_frames()
+            spent = time.thread_time_ns() - t0
+            every.append(spent)
+            if sum(sink.frames for sink in sinks) - before == players:
+                full.append(spent)
+    return full, every
+
+
 def random_bot(seat: int, seed: int) -> Any:
     return make_bot("random", seat, seed)
 
@@ -558,11 +621,20 @@ def main() -> None:
     parser.add_argument("--profile", default="-", help="write a cProfile of the fan-out server here")
     parser.add_argument("--floor-only", action="store_true", help="measure just the echo and the fan-out floor")
     parser.add_argument("--floor-rounds", type=int, default=300, help="fan-outs per floor measurement")
+    parser.add_argument("--sink-games", type=int, default=6, help="games for the in-process fan-out CPU")
+    parser.add_argument("--sink-only", action="store_true", help="measure just the in-process fan-out CPU")
     args = parser.parse_args()
     characters = "0" if args.no_characters else "1"
     identities = args.identities or ("3v3" if args.no_characters else "default")
     game = (str(args.players), identities)
     label = f"{args.players} seats ({identities}{', characters' if characters == '1' else ''})"
+    if args.sink_games > 0 and not args.floor_only:
+        full, every = sink_fanout(args.players, identities, characters == "1", args.sink_games)
+        print(f"server CPU per fan-out, in process, every seat a sink, {label}: median {statistics.median(full) / 1e3:.0f} µs "
+              f"over the {len(full)} flushes that reached all {args.players} seats (p90 {percentile(full, 0.9) / 1e3:.0f} µs); "
+              f"median {statistics.median(every) / 1e3:.0f} µs over all {len(every)} flushes ({args.sink_games} games)")
+    if args.sink_only:
+        return
     sizes: list[int] = []
     with tempfile.TemporaryDirectory() as tmp:
         data = "-" if args.no_journal else tmp
