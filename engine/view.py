@@ -119,10 +119,9 @@ def seat_part(game: Game, seat: int | None, public: dict[str, object]) -> SeatPa
     m = s.message
     message = _message(game, seat) if m is not None and not m.face_up and seat in m.seen_by else public["message"]
     knows = any(item.function == "试探" and seat in (item.user, item.target_seat) for item in s.stack)
-    deck = game.deck
     return SeatPart(seat, {
         "seat": seat,
-        "hand": [deck[c].face() for c in me.hand],
+        "hand": [game.face(c) for c in me.hand],
         "identity": me.identity,
         "character_choices": list(me.character_choices),
         "task": _task(game, seat),
@@ -144,17 +143,17 @@ def _seat_entry(game: Game, index: int) -> dict[str, object]:
     """Seat `index` at the table as everyone sees it."""
     s = game.state
     p = s.seats[index]
-    deck = game.deck
     counts = dict.fromkeys(COLOURS, 0)
+    colours = game._colours
     for c in p.messages:
-        counts[deck[c].colour] += 1
+        counts[colours[c]] += 1
     return {
         "index": p.index,
         "name": p.name,
         "alive": p.alive,
         "lost": p.lost,
         "hand_count": len(p.hand),
-        "messages": [deck[c].face() for c in p.messages],
+        "messages": [game.face(c) for c in p.messages],
         "counts": counts,
         "identity": p.identity if p.revealed else None,
         "locked": p.index in s.locked,
@@ -216,7 +215,8 @@ def _character(game: Game, index: int, seat: int | None) -> dict[str, object] | 
         return None
     if not (p.face_up or p.revealed or index == seat):
         return {"face_up": False}
-    c = characters.roster()[p.character]
+    c = characters.character_of(game, index)
+    assert c is not None
     return {"id": c.id, "name": c.name, "name_en": c.name_en, "face_up": p.face_up,
             "gender": characters.gender(game, index), "skills": list(c.skill_names)}
 
