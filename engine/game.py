@@ -986,6 +986,8 @@ class Game:
             player.lost = True
         player.revealed = True
         player.face_up = True
+        player.left_with = list(player.messages)
+        player.left_turn = s.turn
         s.discard.extend(player.hand)
         s.discard.extend(player.messages)
         player.hand = []

@@ -55,6 +55,8 @@ class Seat:
     face_up: bool = True  # False while the character is face-down (hidden, or covered: 盖伏)
     character_choices: list[str] = field(default_factory=list)
     last_black_by: int | None = None  # who put his latest black message there (RULES.md §8.1 killer)
+    left_with: list[int] = field(default_factory=list)  # the messages he held when he died or lost
+    left_turn: int | None = None  # the turn he died or lost in
 
     @property
     def in_game(self) -> bool:
@@ -63,7 +65,7 @@ class Seat:
     def copy(self) -> Seat:
         return Seat(self.index, self.name, self.identity, self.hand.copy(), self.messages.copy(), self.alive,
                     self.lost, self.revealed, self.character, self.face_up, self.character_choices.copy(),
-                    self.last_black_by)
+                    self.last_black_by, self.left_with.copy(), self.left_turn)
 
 
 @dataclass(slots=True)
