@@ -34,7 +34,7 @@ def own_play_phase(g: Game) -> bool:
 # ------------------------------------------------------------------ 1. the automatic pass and Space
 
 
-@pytest.mark.parametrize(("lang", "invite"), [("en", "Space passes"), ("zh", "空格放弃")])
+@pytest.mark.parametrize(("lang", "invite"), [("en", "Space passes"), ("zh", "空格 放弃")])
 async def test_a_pending_automatic_pass_says_so_instead_of_inviting_space(lang: str, invite: str) -> None:
     game = play_until(6, nothing_playable)
     session = ScriptedSession([welcome(0), update(game, 0)])
