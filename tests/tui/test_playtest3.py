@@ -20,6 +20,7 @@ from fengsheng_tui.widgets.log import EventLog
 from fengsheng_tui.widgets.prompt import ROWS, PromptPanel, paginate
 
 from .screen_text import screen_text, widget_text
+from .waiting import wait_until
 from .states import ScriptedSession, play_until, update, welcome
 from .test_lobby_host import wait_for
 from .test_playtest import help_text
@@ -40,9 +41,8 @@ async def test_a_pending_automatic_pass_says_so_instead_of_inviting_space(lang: 
     session = ScriptedSession([welcome(0), update(game, 0)])
     app = FengshengApp(session, lang=lang, clock=frozen, keymap={})
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        text = screen_text(app)
-        assert Words(lang)("auto_passing") in text and invite not in text
+        await wait_until(pilot, lambda: Words(lang)("auto_passing") in screen_text(app))
+        assert invite not in widget_text(app, "PromptPanel")
         await wait_for(pilot, lambda: bool(session.sent))
         app.auto_pass = False
         app.handle_message(update(game, 0) | {"events": []})  # the same prompt, now answered by hand
