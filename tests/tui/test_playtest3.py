@@ -20,11 +20,11 @@ from fengsheng_tui.widgets.log import EventLog
 from fengsheng_tui.widgets.prompt import ROWS, PromptPanel, paginate
 
 from .screen_text import screen_text, widget_text
-from .waiting import wait_until
 from .states import ScriptedSession, play_until, update, welcome
 from .test_lobby_host import wait_for
 from .test_playtest import help_text
 from .test_waiting import frozen, nothing_playable
+from .waiting import wait_until
 
 
 def own_play_phase(g: Game) -> bool:
