@@ -47,6 +47,8 @@ TABLE_KEYS = (
     KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
     KeySpec("settings", "o", "settings", "settings", show=False),
     KeySpec("pause", "b", "pause", "pause_key", show=False),
+    KeySpec("auto", "m", "auto", "auto_key", show=False),
+    KeySpec("fast_forward", "v", "fast_forward", "fast_forward_key", show=False),
     KeySpec("log_older", "pageup", "log(1)", "log_older", show=False, key_display="PgUp"),
     KeySpec("log_newer", "pagedown", "log(-1)", "log_newer", show=False, key_display="PgDn"),
     KeySpec("log_newest", "end", "log(0)", "log_newest", show=False, key_display="End"),
@@ -234,6 +236,14 @@ QUICK_CHAT_KEYS = (
       for n in range(1, 9)),
     KeySpec("quick_chat_close", "escape,backspace,w", "close", "back", key_display="Esc"),
 )
+#: The host's timers in the table lobby (`screens/timers.py`).
+TIMERS_KEYS = (
+    KeySpec("timers_prev", "up", "move(-1)", "target_key", key_display="↑↓"),
+    KeySpec("timers_next", "down", "move(1)", "target_key", show=False),
+    KeySpec("timers_less", "left,minus", "change(-1)", "timers_less", key_display="←→"),
+    KeySpec("timers_more", "right,plus,equals_sign", "change(1)", "timers_more", show=False),
+    KeySpec("timers_close", "escape,backspace,d", "close", "back", key_display="Esc"),
+)
 #: The server broke the protocol: back to the LAN lobby (when the player came from it), or quit.
 SERVER_ERROR_KEYS = (
     KeySpec("broken_back", "escape,backspace", "back", "back", key_display="Esc"),
@@ -276,6 +286,7 @@ TABLE_LOBBY_KEYS = (
     KeySpec("characters", "h", "characters", "characters", show=False),
     KeySpec("deck", "k", "deck", "deck", show=False),
     KeySpec("mute_spectators", "m", "mute_spectators", "mute_spectators", show=False),
+    KeySpec("timers", "d", "timers", "timers_key", show=False),
     KeySpec("lobby_chat_back", "escape", "back", "back", show=False),
 )
 
@@ -284,5 +295,5 @@ SCREENS: dict[str, tuple[KeySpec, ...]] = {
     "table": TABLE_KEYS, "replay": REPLAY_KEYS, "help": HELP_KEYS, "settings": SETTINGS_KEYS,
     "game-over": OVER_KEYS, "quit question": CONFIRM_KEYS, "LAN list": LOBBY_KEYS,
     "character pick": PICK_KEYS, "table lobby": TABLE_LOBBY_KEYS,
-    "identity notes": NOTES_KEYS, "quick chat": QUICK_CHAT_KEYS,
+    "identity notes": NOTES_KEYS, "quick chat": QUICK_CHAT_KEYS, "timers": TIMERS_KEYS,
 }

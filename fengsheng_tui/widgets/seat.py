@@ -2,7 +2,7 @@
 
 Three lines (more only when a long name or character must wrap, never cut):
 `▶ Name [红?]        ⏳12s` / `Character·M` (or the status when the game has no characters) /
-`dead 3张 红1 蓝0 黑2 [锁]`. Another seat's hand is only ever its size.
+`dead 3张 红1 蓝0 黑2 [锁]` (`[托管]` while a bot plays the seat for its player). Another seat's hand is only ever its size.
 """
 
 from __future__ import annotations
@@ -118,8 +118,8 @@ class SeatBox(Remeasured, Static):
         facts.append(words("cards", n=seat.get("hand_count", 0)))
         facts.append(" ")
         facts.append_text(chips_text(seat.get("counts", {}), words, mono))
-        for flag, word in (("locked", "locked"), ("skipped", "skipped")):
-            if seat.get(flag):
+        for flag, word in (("locked", "locked"), ("skipped", "skipped"), ("auto", "auto_mark")):
+            if seat.get(flag) is True:
                 facts.append(" ")
                 facts.append(f"[{words(word)}]", style="reverse")
         second.overflow = "fold"
