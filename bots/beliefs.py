@@ -13,6 +13,7 @@ identity, the probe cards it played and their answers). Nothing here can see a h
 from __future__ import annotations
 
 import math
+import random
 from functools import cache
 from itertools import permutations
 
@@ -287,7 +288,28 @@ class Beliefs:
     # ------------------------------------------------------------------ the posterior
 
     def _enumerate(self) -> list[dict[str, float]]:
+        result = [dict.fromkeys(IDENTITIES, 0.0) for _ in range(self.players)]
+        for s, ident in self.known.items():
+            result[s][ident] = 1.0
+        if self.identity is not None:
+            result[self.seat][self.identity] = 1.0
+        joint = self.joint()
+        if joint is None:
+            return result
+        unknown, table, exps = joint
+        total = sum(exps)
+        pick = exps.__getitem__
+        for i, s in enumerate(unknown):
+            for ident, ks in table.holding[i].items():
+                result[s][ident] += sum(map(pick, ks)) / total
+        return result
+
+    def joint(self) -> tuple[list[int], _Table, list[float]] | None:
+        """The seats whose identity is unknown, every deal of the identity cards left to them, and
+        each deal's (unnormalised) weight from the evidence; None when no seat is unknown."""
         unknown = [s for s in range(self.players) if s != self.seat and s not in self.known]
+        if not unknown:
+            return None
         pool: list[str] = []
         left = dict(self.counts)
         for ident in [self.identity, *self.known.values()]:
@@ -296,13 +318,6 @@ class Beliefs:
         for ident in IDENTITIES:
             pool.extend([ident] * max(0, left.get(ident, 0)))
         pool = (pool + [NEUTRAL] * len(unknown))[:len(unknown)]
-        result = [dict.fromkeys(IDENTITIES, 0.0) for _ in range(self.players)]
-        for s, ident in self.known.items():
-            result[s][ident] = 1.0
-        if self.identity is not None:
-            result[self.seat][self.identity] = 1.0
-        if not unknown:
-            return result
         fixed = dict(self.known)
         if self.identity is not None:
             fixed[self.seat] = self.identity
@@ -331,13 +346,33 @@ class Beliefs:
                     for k in table.holding[i].get(ident, ()):
                         weights[k] += w
         top = max(weights)
-        exps = [math.exp(w - top) for w in weights]
-        total = sum(exps)
-        pick = exps.__getitem__
-        for i, s in enumerate(unknown):
-            for ident, ks in table.holding[i].items():
-                result[s][ident] += sum(map(pick, ks)) / total
-        return result
+        return unknown, table, [math.exp(w - top) for w in weights]
+
+    def sample(self, rng: random.Random) -> dict[int, str]:
+        """One deal of the unknown seats' identities, drawn with the posterior's weights (a world's
+        identities: bots/worlds.py)."""
+        joint = self.joint()
+        if joint is None:
+            return {}
+        unknown, table, exps = joint
+        (k,) = rng.choices(range(len(exps)), weights=exps)
+        return dict(zip(unknown, table.assignments[k], strict=True))
+
+    def copy(self) -> Beliefs:
+        """An independent copy (a rollout's bot goes on believing from here)."""
+        other = Beliefs.__new__(Beliefs)
+        other.seat, other.players, other.counts, other.identity = self.seat, self.players, self.counts, self.identity
+        other.known = dict(self.known)
+        other.single = [dict(d) for d in self.single]
+        other.pairs = dict(self.pairs)
+        other._posterior = self._posterior
+        other.current = self.current
+        other.locked = set(self.locked)
+        other.message = None if self.message is None else dict(self.message)
+        other.stack = list(self.stack)
+        other.my_probe = self.my_probe
+        other.rescued_by = self.rescued_by
+        return other
 
 
 class _Table:

@@ -56,22 +56,6 @@ class Session:
     def send(self, msg: dict[str, Any]) -> None:
         self.conn.send(msg)
 
-    def encode_all(self, frames: list[dict[str, Any]], sizes: list[int] | None) -> bytes:
-        """The frames the table built itself, encoded (unchecked unless the connection asks) into
-        the bytes of one write."""
-        check = self.conn.check_outbound
-        out = []
-        for msg in frames:
-            frame = P.encode_frame(msg, check=check)
-            if sizes is not None:
-                sizes.append(len(frame) - P.HEADER_SIZE)
-            out.append(frame)
-        return out[0] if len(out) == 1 else b"".join(out)
-
-    def send_all(self, frames: list[dict[str, Any]], sizes: list[int] | None) -> None:
-        """Encode and send frames in one write."""
-        self.conn.send_frame(self.encode_all(frames, sizes))
-
     def close(self, reason: str) -> None:
         """Say goodbye and close from the table's (synchronous) loop; the socket drains on its own."""
         self.conn.send(P.bye(reason))

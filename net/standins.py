@@ -98,7 +98,7 @@ class StandIns:
         """The table skips the bots' delay: someone who may ask did ask (a spectator, a dead
         player), and no seat still in the game is a human deciding for himself (each is a bot,
         a stand-in, 托管 or a remote program), so hurrying takes nobody's time to think."""
-        if not any(s.fast_forward and self.may_ask_hurry(game, s) for s in sessions):
+        if game.over or not any(s.fast_forward and self.may_ask_hurry(game, s) for s in sessions):
             return False
         seats = game.state.seats
         return all(bot_played(slot) for slot in slots if seats[slot.index].in_game)

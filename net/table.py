@@ -9,10 +9,8 @@ they `post` items into its inbox, and the task applies them in batches, so there
 no interleavings to reason about. Timers are not tasks either: the loop sleeps until the earliest
 deadline, bot move or stand-in is due.
 
-Everything a seat is sent about the game goes through `frames_for`, which is built from
-`engine.view` (the public view and the seat's part, whose merge is `view(game, seat)`) and
-`engine.view.events_for` only, plus public table facts (who is online, the table clock and every
-prompted seat's deadline on it).
+Everything a seat is sent about the game is built by `net.fanout` (an object the table owns and
+calls one way), from `engine.view` and `engine.view.events_for` only, plus public table facts.
 """
 
 from __future__ import annotations
@@ -31,10 +29,10 @@ from engine import ChoiceError, ConfigError, Game, GameConfig, Prompt, events_fo
 from engine.cards import deck_variants
 from engine.prompts import KINDS, RESPONSE
 from engine.state import TURN_STEPS
-from engine.view import SEAT_KEYS, SeatPart, merge, public_view, seat_part
 from net import protocol as P
 from net.clock import TableClock
 from net.connection import FramedConnection
+from net.fanout import FanOut
 from net.journal import (
     REPLAY_SUFFIX,
     Journal,
@@ -79,8 +77,6 @@ STANDIN_GRACE = 15.0
 BOT_DELAY = 0.6
 #: The most the host may set the bots' pause to (`set_bot_delay`).
 MAX_BOT_DELAY = 10.0
-#: Events per update frame when a whole log is sent (reconnect), keeping frames far below MAX_FRAME.
-EVENTS_PER_FRAME = 200
 #: Decisions applied per loop step before yielding, so all-bot tables do not starve the others.
 MOVES_PER_STEP = 64
 
@@ -99,29 +95,6 @@ class OpError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-class _Flush:
-    """One moment's public view, annotated, and its changes from each earlier public view that a
-    connection holds, found once: as a rule the last flush's, or an older one for a connection
-    that was sent nothing since (only the clock had moved for it)."""
-
-    def __init__(self, public: dict[str, Any]) -> None:
-        self.public = public
-        self._found: dict[int, tuple[dict[str, Any], list[list[Any]] | None]] = {}
-
-    def shared_changes(self, old: dict[str, Any]) -> list[list[Any]] | None:
-        """The changes from `old` to this public view under keys every viewer shares (the seat
-        keys are each seat's own); None if a full view is the better frame."""
-        found = self._found.get(id(old))
-        if found is None:
-            changes = P.diff_view(old, self.public)
-            if changes is not None:
-                changes = [c for c in changes if c[0][0] not in SEAT_KEYS]
-                if any(len(c[0]) < 2 and c[0][0] == "seats" for c in changes):
-                    changes = None  # the seats replaced whole: no seat's own entry could stay
-            found = self._found[id(old)] = (old, changes)  # `old` kept, so its id stays its own
-        return found[1]
 
 
 def _positive_seconds(value: Any, what: str) -> float:
@@ -194,10 +167,17 @@ class Table:
         self.timeouts = 0
         self.max_lateness = 0.0
         self.games_finished = 0
-        #: Body sizes of the game-state frames sent, when a benchmark sets this to a list.
-        self.frame_sizes: list[int] | None = None
-        #: During a flush: its public view, annotated and diffed once for every connection.
-        self._flush_state: _Flush | None = None
+        #: The game's frames to every connection present (`net.fanout`).
+        self.fanout = FanOut(name, self.seats, self.timing, self.standins)
+
+    @property
+    def frame_sizes(self) -> list[int] | None:
+        """Body sizes of the frames sent, when a benchmark (or a test) sets this to a list."""
+        return self.fanout.frame_sizes
+
+    @frame_sizes.setter
+    def frame_sizes(self, sizes: list[int] | None) -> None:
+        self.fanout.frame_sizes = sizes
 
     @property
     def slots(self) -> list[SeatSlot]:
@@ -361,116 +341,27 @@ class Table:
         return journal is not None
 
     def _send_frames(self) -> None:
-        """Each connection's frames, in one write per connection.
-
-        The public view is built, annotated and diffed once for the whole flush (`_Flush`); per
-        connection only its seat's part. Each connection is written as soon as its frames are
-        built: with two cores, the seats woken first decode on the other core while the server
-        builds the rest (measured: holding every write back until all frames were built was slower).
-        """
-        sessions = list(self.sessions)
+        """Each connection's frames, in one write per connection: the lobby, or the game (`net.fanout`)."""
         game = self.game
         if game is not None and self.phase != LOBBY:
-            self._flush_state = self._new_flush(game)
-        try:
-            for session in sessions:
-                frames = self.frames_for(session)
-                if frames:
-                    session.send_all(frames, self.frame_sizes)
-        finally:
-            self._flush_state = None
-
-    # ------------------------------------------------------------------ the one outgoing projection
+            self.fanout.send(game, self.timers)
+            return
+        for session in list(self.sessions):
+            self.fanout.send_all(session, self.frames_for(session))
 
     def frames_for(self, session: Session) -> list[dict[str, Any]]:
-        """Every game-state frame a connection is sent: its seat's view and its unseen events.
-
-        Built only from `engine.view` (`public_view` and `seat_part`, whose `merge` is
-        `view(game, seat)`) and `events_for(game, seat, since)`, plus public table facts (online
-        flags, bots, countdowns). Spectators get seat None: the public view. Once a connection
-        holds a full view, it is sent only what changed since (`patch`): the public changes, found
-        once per flush, then its own part's; and nothing at all when only the clock moved (a
-        pass in a response window reaches the passer alone, and the others' countdowns run on).
-        """
+        """Every frame a connection is sent now about the table: the lobby, or the game's view
+        and its unseen events (`net.fanout.FanOut.frames_for`)."""
         game = self.game
         if game is None or self.phase == LOBBY:
             session.base = None
             return [self.lobby_frame(session)]
-        flush = self._flush_state or self._new_flush(game)
-        seat = session.seat
-        part = self._seat_part(game, seat, flush.public)
-        events = events_for(game, seat, session.since)
-        session.since = len(game.events)
-        base = session.base
-        changes = self._changes(flush, base, part) if base is not None and len(events) <= EVENTS_PER_FRAME else None
-        if changes is not None and not events and all(change[0] == ["clock"] for change in changes):
-            return []  # `base` stays what this connection holds
-        session.base = (flush.public, part)
-        if changes is not None:
-            return [P.patch(changes, events)]
-        v = merge(flush.public, part)
-        chunks = [events[i : i + EVENTS_PER_FRAME] for i in range(0, len(events), EVENTS_PER_FRAME)] or [[]]
-        return [P.update(v, chunk) for chunk in chunks]
+        return self.fanout.frames_for(session, game, self.timers)
 
     def snapshot(self, seat: int | None) -> dict[str, Any]:
         """The whole view `seat` would be sent now, annotated (what a patched client view must equal)."""
         assert self.game is not None
-        public = self._new_flush(self.game).public
-        return merge(public, self._seat_part(self.game, seat, public))
-
-    def _new_flush(self, game: Game) -> _Flush:
-        """This moment's public view, annotated with the public table facts."""
-        public: dict[str, Any] = public_view(game)
-        public["table"] = self.name
-        for entry in public["seats"]:
-            self._annotate_entry(entry)
-        for entry in public["waiting"]:
-            entry["deadline"] = self._deadline(entry["prompt_id"])
-        public["timers"] = dict(self.timers)
-        public["clock"] = self.timing.view_clock()
-        public["paused"] = self.timing.paused_by
-        public["fast_forward"] = self._hurry()
-        return _Flush(public)
-
-    def _annotate_entry(self, entry: dict[str, Any]) -> None:
-        slot = self.slots[entry["index"]]
-        entry["online"] = slot.online
-        entry["bot"] = slot.bot is not None or slot.remote_bot
-        entry["auto"] = slot.auto
-
-    def _seat_part(self, game: Game, seat: int | None, public: dict[str, Any]) -> SeatPart:
-        """`engine.view.seat_part`, annotated: the seat's own entry like the public ones, its
-        prompt with its deadline."""
-        part = seat_part(game, seat, public)
-        if part.entry is not None:
-            self._annotate_entry(part.entry)
-        prompt: Any = part.fields["prompt"]
-        if prompt is not None:
-            prompt["deadline"] = self._deadline(prompt["id"])
-        return part
-
-    def _changes(self, flush: _Flush, base: tuple[dict[str, Any], SeatPart], part: SeatPart) -> list[list[Any]] | None:
-        """The changes from a connection's last view (`base`: the public view and part it was
-        built from) to this one; None when a full view is the better frame."""
-        old_public, old_part = base
-        public = flush.shared_changes(old_public)
-        own = P.diff_view(old_part.fields, part.fields)
-        if public is None or own is None:
-            return None
-        seat = part.seat
-        changes = [c for c in public if c[0][0] != "seats" or c[0][1] != seat]
-        changes += own
-        if part.entry is not None:
-            if old_part.entry is None:
-                return None
-            entry = P.diff_view(old_part.entry, part.entry, ("seats", seat))
-            if entry is None:
-                return None
-            changes += entry
-        return changes if len(changes) <= P.MAX_PATCH_CHANGES else None
-
-    def _deadline(self, prompt_id: Any) -> float:
-        return self.timing.deadline(int(prompt_id))
+        return self.fanout.snapshot(self.game, self.timers, seat)
 
     def lobby_frame(self, session: Session) -> dict[str, Any]:
         return P.lobby(
@@ -521,7 +412,7 @@ class Table:
         else:
             # Reconnect or spectator: the snapshot with the whole log and any open prompt.
             session.since = 0
-            session.send_all(self.frames_for(session), self.frame_sizes)
+            self.fanout.send_all(session, self.frames_for(session))
             self._dirty = self._dirty or session.seat is not None
 
     def _gone(self, session: Session) -> None:

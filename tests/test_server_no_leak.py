@@ -13,8 +13,9 @@ from bots import make_bot
 from engine import Game, GameConfig
 from engine.characters import roster
 from net.client import Client, play_as_bot
+from net.fanout import FanOut
 from net.server import GameServer
-from net.table import LOBBY, Session, Table
+from net.table import Session, Table
 
 LONG = {"play": 60.0, "send": 60.0, "response": 60.0, "receive": 60.0, "probe_discard": 60.0,
         "character_pick": 60.0, "skill": 60.0}
@@ -82,6 +83,7 @@ class WitnessTable(Table):
         self.characters_seen: dict[int | None, set[str]] = defaultdict(set)
         self._events_since = 0
         self.truth: dict[int | None, list[dict[str, Any]]] = defaultdict(list)
+        self.fanout = WitnessFanOut(self)
 
     def _witness(self) -> None:
         # From the engine's own event records: public parts are everyone's; a secret part (a
@@ -108,15 +110,27 @@ class WitnessTable(Table):
         super()._apply(seat, prompt_id, option, how)
         self._witness()
 
-    def frames_for(self, session: Session) -> list[dict[str, Any]]:
-        frames = super().frames_for(session)
-        if self.game is not None and self.phase != LOBBY:
-            seat = session.seat
-            secret = {
-                "seen": set(self.seen[seat]), "unrevealed": unrevealed(self.game, seat),
-                "characters": set(self.characters_seen[seat]), "task": own_task(self.game, seat),
-            }
-            self.truth[session.seat] += [secret] * len(frames)
+    def note(self, session: Session, frames: list[dict[str, Any]]) -> None:
+        """What `session`'s seat may have seen when these game frames were built for it."""
+        assert self.game is not None
+        seat = session.seat
+        secret = {
+            "seen": set(self.seen[seat]), "unrevealed": unrevealed(self.game, seat),
+            "characters": set(self.characters_seen[seat]), "task": own_task(self.game, seat),
+        }
+        self.truth[session.seat] += [secret] * len(frames)
+
+
+class WitnessFanOut(FanOut):
+    """The table's real fan-out, which has its witness note every game frame it builds."""
+
+    def __init__(self, table: WitnessTable) -> None:
+        super().__init__(table.name, table.seats, table.timing)
+        self.witness = table
+
+    def frames_for(self, session: Session, game: Game, timers: dict[str, float]) -> list[dict[str, Any]]:
+        frames = super().frames_for(session, game, timers)
+        self.witness.note(session, frames)
         return frames
 
 
