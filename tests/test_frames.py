@@ -218,7 +218,7 @@ class RecordingFanOut(FanOut):
     """A real fan-out that also keeps every frame it encoded, as built."""
 
     def __init__(self, table: Table) -> None:
-        super().__init__(table.name, table.seats, table.timing)
+        super().__init__(table.name, table.seats, table.timing, table.standins)
         self.built: list[dict[str, Any]] = []
 
     def encode_all(self, session: Session, frames: list[dict[str, Any]]) -> bytes:
