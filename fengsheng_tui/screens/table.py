@@ -375,11 +375,6 @@ class TableScreen(FsScreen):
             return
         app.want_pause("key", "key" not in app.pause_reasons)
 
-    def key_shown(self, binding_id: str, default: str) -> str:
-        """The key that does `binding_id` now (after the player's remapping), as the footer names it."""
-        keys = self.fs_app.keymap.get(binding_id, default)
-        return "/".join(self.fs_app.words.key_name(key) for key in keys.split(","))
-
     def hint(self) -> str | None:
         """The prompt line's words when no prompt is ours: 托管 is on, or we are out (or watch)."""
         state, words = self.fs_app.state, self.fs_app.words
@@ -387,10 +382,9 @@ class TableScreen(FsScreen):
         if not view or view.get("over"):
             return None
         if state.auto:
-            return words("auto_line", keys=self.key_shown("auto", "m"))
+            return words("auto_line")
         if state.out and not self.hurry_asked and view.get("fast_forward") is not True:
-            return words("out_hint" if state.seat is not None else "watch_hint",
-                         keys=self.key_shown("fast_forward", "v"))
+            return words("out_hint" if state.seat is not None else "watch_hint")
         return None
 
     def action_auto(self) -> None:
@@ -416,7 +410,7 @@ class TableScreen(FsScreen):
         if not state.view or state.view.get("over"):
             return
         if not state.out:
-            app.notify(app.words("fast_forward_not_out", keys=self.key_shown("auto", "m")), markup=False)
+            app.notify(app.words("fast_forward_not_out"), markup=False)
             return
         self.hurry_asked = not self.hurry_asked
         on = self.hurry_asked
