@@ -1,6 +1,6 @@
 """Key bindings: every binding has an id, so a player can remap it from a config file.
 
-The defaults use only letters, digits, arrows, Enter, Escape, Backspace, Space and `?`: ctrl
+The defaults use only letters, digits, arrows, Enter, Escape, Backspace, Space, `?` and `>`: ctrl
 combinations are swallowed by many SSH clients and by tmux. Backspace backs out wherever Esc does:
 a lone Esc waits out the terminal's escape delay, Backspace answers at once. The remap file is TOML with a `[keys]` table
 (`pass = "space,p"`), read from $FENGSHENG_CONFIG or ~/.config/fengsheng/keys.toml.
@@ -48,7 +48,7 @@ TABLE_KEYS = (
     KeySpec("settings", "o", "settings", "settings", show=False),
     KeySpec("pause", "b", "pause", "pause_key", show=False),
     KeySpec("auto", "m", "auto", "auto_key", show=False),
-    KeySpec("fast_forward", "v", "fast_forward", "fast_forward_key", show=False),
+    KeySpec("fast_forward", "greater_than_sign", "fast_forward", "fast_forward_key", show=False, key_display=">"),
     KeySpec("log_older", "pageup", "log(1)", "log_older", show=False, key_display="PgUp"),
     KeySpec("log_newer", "pagedown", "log(-1)", "log_newer", show=False, key_display="PgDn"),
     KeySpec("log_newest", "end", "log(0)", "log_newest", show=False, key_display="End"),
@@ -214,7 +214,7 @@ def describe(specs: tuple[KeySpec, ...], words: Words, keymap: dict[str, str] | 
     rows: dict[str, tuple[str, str]] = {}
     for s in specs:
         keys = keymap.get(s.id, s.keys).replace("question_mark", "?").replace("pageup", "PgUp") \
-            .replace("pagedown", "PgDn")
+            .replace("pagedown", "PgDn").replace("greater_than_sign", ">")
         keys = ",".join(words.key_name(k) for k in keys.split(","))
         group = GROUPS.get(s.word)
         remapped = any(k.startswith(s.id.rsplit("_", 1)[0]) for k in keymap)

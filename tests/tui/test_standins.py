@@ -82,11 +82,11 @@ async def test_a_spectator_fast_forwards_a_bots_game_to_the_game_over_screen(all
     app = FengshengApp(NetSession("127.0.0.1", port, "Watcher", spectate=True), lang="en", keymap={})
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: app.state.view is not None and app.table_screen() is not None)
-        assert "Watching: v fast-forwards to the result" in screen_text(app)
+        assert "Watching: > fast-forwards to the result" in screen_text(app)
         await pilot.press("m")  # a spectator has no seat to hand over
         await pilot.pause(0.1)
         assert all_bots.game is not None and not all_bots.game.over
-        await pilot.press("v")
+        await pilot.press("greater_than_sign")
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), rounds=2000)
         assert all_bots.game.over
 
@@ -102,7 +102,7 @@ async def test_a_living_player_cannot_fast_forward() -> None:
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             await wait_for(pilot, lambda: app.state.view is not None and app.table_screen() is not None)
-            await pilot.press("v")
+            await pilot.press("greater_than_sign")
             await pilot.pause(0.2)
             assert not any(s.fast_forward for s in table.sessions)
             assert "只有出局的玩家或观战者能快进" in " ".join(str(n.message) for n in app._notifications)
