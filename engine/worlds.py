@@ -82,7 +82,6 @@ class Reading:
     characters: dict[int, str]  # every seat whose character the seat knows (its own, face-up, seen)
     identities: dict[int, str]  # every seat whose identity the seat knows
     revealed: frozenset[int]
-    cancelled: tuple[bool, ...]  # per stack item
     sent_back: bool
     decrypted: frozenset[int]  # seats that have looked at the travelling message
     last_black_by: dict[int, int | None]
@@ -162,21 +161,18 @@ def read(view: dict, events: list[dict]) -> Reading:
     hidden = Hidden(pool, hands, int(view["pile"]), 0 if isinstance(discard, list) else int(discard),
                     int(view["removed"]), hidden_message, tuple(probes), unknown, identity_pool,
                     tuple(faced_down), character_pool)
-    stack = view["stack"]
-    cancelled = tuple(log.cancelled) if len(log.cancelled) == len(stack) else (False,) * len(stack)
-    return Reading(view, seat, config, hidden, known_chars, known_ids, frozenset(log.revealed), cancelled,
+    return Reading(view, seat, config, hidden, known_chars, known_ids, frozenset(log.revealed),
                    log.sent_back and view["phase"] == "arrive", frozenset(log.decrypted), dict(log.last_black_by),
                    tuple(log.deaths), int(view["log_length"]))
 
 
 class _Log:
-    """What the seat's event log says beyond its view: who showed an identity, which stack items a
-    识破 cancelled, whether a 退回 resolved in this arrive window, who looked at the message,
+    """What the seat's event log says beyond its view: who showed an identity, whether a 退回
+    resolved in this arrive window, who looked at the message,
     who put each seat's latest black message there, the order of deaths, characters seen."""
 
     def __init__(self, seat: int, events: list[dict]) -> None:
         self.revealed: set[int] = set()
-        self.cancelled: list[bool] = []
         self.sent_back = False
         self.decrypted: set[int] = set()
         self.last_black_by: dict[int, int | None] = {}
@@ -186,19 +182,11 @@ class _Log:
         for e in events:
             kind = e["kind"]
             if kind == "turn_start":
-                self.cancelled = []
                 self.sent_back = False
                 self.decrypted = set()
-            elif kind == "played":
-                self.cancelled.append(False)
-            elif kind in ("resolved", "no_effect"):
-                if self.cancelled:
-                    self.cancelled.pop()
-                if kind == "resolved" and (e.get("card") or {}).get("function") == SEND_BACK:
+            elif kind == "resolved":
+                if (e.get("card") or {}).get("function") == SEND_BACK:
                     self.sent_back = True
-            elif kind == "cancelled":
-                if self.cancelled:
-                    self.cancelled[-1] = True
             elif kind == "arrived" or kind == "sent":
                 self.sent_back = False
                 if kind == "sent":
@@ -274,7 +262,7 @@ def build(reading: Reading, fill: Fill, seed: int) -> Game:
         target_card = item["target_card"]
         state.stack.append(StackItem(card, int(item["user"]), str(item["function"]), item["target_seat"],
                                      None if target_card is None or "id" not in target_card else int(target_card["id"]),
-                                     reading.cancelled[i], face.get("skill")))
+                                     bool(item.get("cancelled")), face.get("skill")))
     game = Game(state, build_deck(config.deck))
     if config.characters:
         game.cast = characters.cast_of(tuple(p.character for p in seats))
@@ -320,8 +308,9 @@ Decide = Callable[[int, dict, list[dict]], str]
 
 
 def play_out(game: Game, decide: Decide, horizon: int | None = None, max_decisions: int = 5000) -> Game:
-    """Play `game` on: `decide(seat, view, new_events)` answers each prompt from the seat's view and
-    the events projected for it since it last decided (from the world's start). With `horizon`,
+    """Play `game` on: `decide(seat, view, new_events)` answers each prompt that has a choice from
+    the seat's view and the events projected for it since it last decided (from the world's start;
+    a lone option is taken without asking). With `horizon`,
     stop when that many more turns have begun. The world is changed in place and returned."""
     start = len(game.events)
     seen = [start] * len(game.state.seats)
@@ -335,6 +324,9 @@ def play_out(game: Game, decide: Decide, horizon: int | None = None, max_decisio
             break
         prompt = min(prompts, key=_seat_of) if len(prompts) > 1 else prompts[0]
         seat = prompt.seat
+        if len(prompt.options) == 1:  # nothing to decide: the seat reads these events before its next choice
+            game.choose(seat, prompt.id, prompt.options[0].id)
+            continue
         new = events_for(game, seat, seen[seat])
         seen[seat] = len(game.events)
         game.choose(seat, prompt.id, decide(seat, view(game, seat), new))

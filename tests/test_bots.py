@@ -364,3 +364,59 @@ def test_sim_arena_reports_levels_and_factions(capsys: pytest.CaptureFixture[str
         low, high = r["ci95"]
         assert low <= r["rate"] <= high
     assert main(["sim", "--seats", "normal,cheater", "--games", "1"]) == 2
+
+
+# ---------------------------------------------------------------------- 识破 on a cancelled card
+
+
+def cancelled_lock(cancel_it: bool) -> tuple[Game, int]:
+    """Seat 1 (latent) locks seat 0 (military, two blacks already, two 识破 in hand); with
+    `cancel_it` seat 0's first 识破 cancels the lock. Returns the game with seat 0 asked again about
+    the lock, and its other 识破."""
+    from engine import Setup
+    from engine import prompts as P
+    from engine.cards import build_deck
+    from engine.scenario import CardSpec
+
+    config = GameConfig(players=4, identities="novice")
+    deck = build_deck(config.deck)
+    taken: set[int] = set()
+
+    def card(name: str) -> int:
+        spec = CardSpec.parse(name)
+        found = next(c.id for c in deck if c.id not in taken and spec.matches(c))
+        taken.add(found)
+        return found
+
+    mine, lock, first = card("识破/red"), card("锁定/red"), card("识破/blue")
+    blacks = [card("截获/black"), card("退回/black")]
+    setup = Setup(["military", "latent", "military", "latent"], [[first, mine], [lock, card("破译/red")], [], []],
+                  pile_top=[card("调虎离山/red"), card("调虎离山/blue")], first=1, messages=[blacks, [], [], []])
+    game = Game.new(config, 0, setup)
+    while 1 not in game.prompts or game.prompts[1].kind != P.PLAY_PHASE:
+        for prompt in game.pending():
+            game.choose(prompt.seat, prompt.id, prompt.default)
+    game.choose(1, game.prompts[1].id, P.option("play", lock, 0).id)
+    if cancel_it:
+        game.choose(0, game.prompts[0].id, P.option("play", first, 1).id)
+        game.choose(1, game.prompts[1].id, P.PASS.id)
+        while 0 not in game.prompts or game.state.stack[-1].function != "锁定":
+            for prompt in game.pending():
+                game.choose(prompt.seat, prompt.id, P.PASS.id)
+    assert game.state.stack[-1].function == "锁定" and game.state.stack[-1].cancelled == cancel_it
+    assert game.prompts[0].find(P.option("play", mine, 1).id) is not None  # legal either way (RULES.md §6.3)
+    return game, mine
+
+
+@pytest.mark.parametrize("level", ["basic", "normal"])
+def test_no_bot_plays_see_through_on_a_card_already_cancelled(level: str) -> None:
+    """A lock on a seat with two blacks is worth cancelling; once a 识破 has cancelled it, a
+    second 识破 would do nothing: the view says it is cancelled, and no bot wastes a card on it."""
+    for cancel_it in (False, True):
+        game, _ = cancelled_lock(cancel_it)
+        bot = make_bot(level, 0, 1)
+        bot.observe(events_for(game, 0))
+        seat_view = view(game, 0)
+        assert seat_view["stack"][-1]["cancelled"] == cancel_it
+        played = bot.decide(seat_view).startswith("play:")
+        assert played != cancel_it, (level, cancel_it)
