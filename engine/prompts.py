@@ -96,6 +96,12 @@ class Prompt:
             self._more = None
         return self._options
 
+    def copy(self, more: Callable[[Prompt], Iterable[Option]] | None) -> Prompt:
+        """This prompt for a copy of its game: the options built so far are shared (immutable); those
+        still to build are built by `more`, the copy's own, when read (see `Game.copy`)."""
+        return Prompt(self.id, self.seat, self.kind, self._options, self.default,
+                      more if self._more is not None else None)
+
     def find(self, option_id: str) -> Option | None:
         for opt in self._options:
             if opt.id == option_id:

@@ -2,6 +2,11 @@
 
 Nothing here knows the rules; `game.py` moves the state from node to node and the card modules
 in `engine/functions/` change it. Everything is serialisable so that a state can be hashed.
+
+Each class has a `copy()` that shares nothing mutable with the original (a search plays many
+copies of one state on): what is immutable (ints, strings, `Option`s, the config) is shared,
+every list, set and dict is new. `tests/test_copy.py` walks the whole object graph to hold
+that, so a field added here without its copy fails there.
 """
 
 from __future__ import annotations
@@ -50,10 +55,17 @@ class Seat:
     face_up: bool = True  # False while the character is face-down (hidden, or covered: 盖伏)
     character_choices: list[str] = field(default_factory=list)
     last_black_by: int | None = None  # who put his latest black message there (RULES.md §8.1 killer)
+    left_with: list[int] = field(default_factory=list)  # the messages he held when he died or lost
+    left_turn: int | None = None  # the turn he died or lost in
 
     @property
     def in_game(self) -> bool:
         return self.alive and not self.lost
+
+    def copy(self) -> Seat:
+        return Seat(self.index, self.name, self.identity, self.hand.copy(), self.messages.copy(), self.alive,
+                    self.lost, self.revealed, self.character, self.face_up, self.character_choices.copy(),
+                    self.last_black_by, self.left_with.copy(), self.left_turn)
 
 
 @dataclass(slots=True)
@@ -75,6 +87,11 @@ class Message:
     sent_back: bool = False
     returning: bool = False  # on its way back to the sender (直达 refused or 退回)
 
+    def copy(self) -> Message:
+        return Message(self.card, self.sender, self.method, self.face_up, self.origin, self.position,
+                       self.direction, self.target, self.skipped.copy(), self.seen_by.copy(), self.forced,
+                       self.intercepted_by, self.sent_back, self.returning)
+
 
 @dataclass(slots=True)
 class StackItem:
@@ -88,6 +105,10 @@ class StackItem:
     cancelled: bool = False
     skill: str | None = None
 
+    def copy(self) -> StackItem:
+        return StackItem(self.card, self.user, self.function, self.target_seat, self.target_card, self.cancelled,
+                         self.skill)
+
 
 @dataclass(slots=True)
 class Step:
@@ -100,6 +121,9 @@ class Step:
     kind: str
     seat: int | None = None
     data: dict[str, Any] = field(default_factory=dict)
+
+    def copy(self) -> Step:
+        return Step(self.kind, self.seat, plain_copy(self.data))
 
 
 @dataclass(slots=True)
@@ -120,6 +144,11 @@ class Window:
     # eligible seat as waiting until the window closes, so that a pass stays secret.
     first_prompt: int = field(default=0, repr=False)
     answers: dict[int, Any] = field(default_factory=dict)  # seat -> the Option it played, until settled
+
+    def copy(self) -> Window:
+        # The answers are Options, which are immutable.
+        return Window(self.step, self.after, self.eligible.copy(), self.passed.copy(), self.acted, self.last_actor,
+                      self.first_prompt, self.answers.copy())
 
 
 @dataclass(slots=True)
@@ -154,3 +183,34 @@ class GameState:
     killers: dict[int, int | None] = field(default_factory=dict)  # victim -> killer (RULES.md §8.1)
     next_prompt_id: int = 1
     decisions: int = 0
+
+    def copy(self, rng: random.Random | None = None) -> GameState:
+        """A copy with its own RNG: `rng`, or one in the same state as this state's."""
+        if rng is None:
+            rng = random.Random.__new__(random.Random)  # not seeded: its state is set at once
+            rng.setstate(self.rng.getstate())
+        return GameState(
+            config=self.config, seed=self.seed, rng=rng, seats=[seat.copy() for seat in self.seats],
+            pile=self.pile.copy(), discard=self.discard.copy(), removed=self.removed.copy(),
+            table={key: cards.copy() for key, cards in self.table.items()}, current=self.current, turn=self.turn,
+            node=self.node, message=None if self.message is None else self.message.copy(),
+            stack=[item.copy() for item in self.stack], resolving=[item.copy() for item in self.resolving],
+            window=None if self.window is None else self.window.copy(), locked=self.locked.copy(),
+            cannot_send=self.cannot_send, agenda=[st.copy() for st in self.agenda],
+            asking=None if self.asking is None else self.asking.copy(), dying=self.dying.copy(),
+            declaring=plain_copy(self.declaring), winners=self.winners.copy(), declarer=self.declarer,
+            win_reason=self.win_reason, deaths=self.deaths.copy(), killers=self.killers.copy(),
+            next_prompt_id=self.next_prompt_id, decisions=self.decisions,
+        )
+
+
+def plain_copy(value: Any) -> Any:
+    """A copy of plain data (the dicts of steps and of a victory being declared): every dict, list
+    and set anew, all the rest (ints, strings, None, Options, tuples of them) shared as immutable."""
+    if isinstance(value, dict):
+        return {key: plain_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [plain_copy(item) for item in value]
+    if isinstance(value, set):
+        return set(value)
+    return value

@@ -104,6 +104,7 @@ def public_view(game: Game) -> dict[str, object]:
         "winners": list(s.winners),
         "declarer": s.declarer,
         "win_reason": s.win_reason,
+        "ending": _ending(game) if game.over else None,
         "log_length": len(game.events),
     }
 
@@ -221,6 +222,30 @@ def _character(game: Game, index: int, seat: int | None) -> dict[str, object] | 
     c = characters.roster()[p.character]
     return {"id": c.id, "name": c.name, "name_en": c.name_en, "face_up": p.face_up,
             "gender": characters.gender(game, index), "skills": list(c.skill_names)}
+
+
+def _ending(game: Game) -> dict[str, object]:
+    """What the game over reveals to everyone: how each seat left the game (died, by whose lethal
+    black message, RULES.md §8.1, or lost), the messages he held then, and the secret task of each
+    winner who won by one. Only once the game is over: then identities are public too."""
+    s = game.state
+    deck = game.deck
+    out: list[dict[str, object]] = []
+    for p in s.seats:
+        if p.in_game:
+            continue
+        entry: dict[str, object] = {"seat": p.index, "died": not p.alive, "turn": p.left_turn,
+                                    "messages": [deck[c].face() for c in p.left_with]}
+        if not p.alive:
+            entry["by"] = s.killers.get(p.index)
+        out.append(entry)
+    completed = {e.data.get("seat") for e in game.events if e.kind == "task_completed"}
+    tasks = []
+    for seat in s.winners:
+        c = characters.character_of(game, seat) if seat in completed else None
+        if c is not None:
+            tasks.append({"seat": seat, "character": c.id, "zh": c.task_zh, "en": c.task_en})
+    return {"left": out, "tasks": tasks}
 
 
 def _task(game: Game, seat: int | None) -> dict[str, object] | None:

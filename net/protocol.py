@@ -586,6 +586,13 @@ OPTION = Record({"id": Str(64, min_len=1), "verb": _WORD, "name": _WORD_OR_NIL, 
 PROMPT = Record({"id": Int(), "seat": _SEAT_NUMBER, "kind": _WORD, "options": ListOf(OPTION, 1024),
                  "default": Str(64), "deadline": Num(-(2**53), nullable=True)},
                 nullable=True, required=frozenset({"id", "options"}))
+#: What the game over reveals (``engine.view._ending``): how each seat left, and winners' tasks.
+ENDING = Record({
+    "left": ListOf(Record({"seat": _SEAT_NUMBER, "died": Bool(), "turn": Int(0, 100_000, nullable=True),
+                           "messages": _CARDS, "by": _SEAT_OR_NIL}, required=frozenset({"seat"})), 64),
+    "tasks": ListOf(Record({"seat": _SEAT_NUMBER, "character": _WORD, "zh": _TEXT_OR_NIL, "en": _TEXT_OR_NIL},
+                           required=frozenset({"seat"})), 64),
+}, nullable=True)
 #: The recipient's projected view (``engine.view`` plus the table's annotations).
 VIEW = Record({
     "v": Int(), "seat": _SEAT_OR_NIL, "table": Str(64),
@@ -605,7 +612,7 @@ VIEW = Record({
     "waiting": ListOf(Record({"seat": _SEAT_NUMBER, "kind": _WORD, "prompt_id": Int(),
                               "deadline": Num(-(2**53), nullable=True)}, required=frozenset({"seat"})), 64),
     "prompt": PROMPT, "over": Bool(), "winners": ListOf(_SEAT_NUMBER, 64), "declarer": _SEAT_OR_NIL,
-    "win_reason": _WORD_OR_NIL, "log_length": _COUNT, "timers": Values(Num(0, 86_400)), "clock": Num(-(2**53)),
+    "win_reason": _WORD_OR_NIL, "ending": ENDING, "log_length": _COUNT, "timers": Values(Num(0, 86_400)), "clock": Num(-(2**53)),
     "replay": Str(4096, nullable=True), "paused": _WORD_OR_NIL,
 })
 #: One projected event: its fields vary by kind; those the client reads are checked.

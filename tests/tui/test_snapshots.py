@@ -146,11 +146,13 @@ def test_character_pick(snap_compare: Any, size: tuple[int, int]) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_table_with_characters_choosing_a_skill(snap_compare: Any, size: tuple[int, int]) -> None:
-    """Seat 0 (黄雀, face-down) in its play phase, `u` pressed: 潜藏伏击 and its two targets."""
+    """Seat 0 (face-down 浮萍) in its play phase, `u` pressed: 先机 and its targets. (Seed 5, its
+    first choice, had come to play to the game's end under the issue-11 rules: it showed game over.)"""
     from .states import play_with_characters
 
-    game = play_with_characters(5, lambda g: 0 in g.prompts and g.prompts[0].kind == "play"
+    game = play_with_characters(26, lambda g: 0 in g.prompts and g.prompts[0].kind == "play"
                                 and any(o.verb == "skill" for o in g.prompts[0].options))
+    assert not game.over
     app = table_app([welcome(0), update(game, 0)])
     assert snap_compare(app, terminal_size=size, run_before=lambda pilot: settle(pilot, "u"))
 

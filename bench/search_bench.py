@@ -1,0 +1,133 @@
+"""Search benchmark: what a bot that plays positions on (issue 16) pays per copy and per rollout.
+
+- copy: `Game.copy()` of positions taken from random games (every 25th decision), in µs, beside
+  `copy.deepcopy` of the same positions, the baseline it replaces;
+- rollout: a copy of a mid-game position (after `--at` decisions of random play) played to its end
+  by fresh `normal` bots, which first observe the events their seat saw so far, in ms per rollout;
+  and the same played by random choices straight on the engine (the cheapest policy), for scale.
+
+Times are CPU time of this process (the machine is shared); each figure is the best of `--repeats`.
+Run: `.venv/bin/python bench/search_bench.py [--positions N] [--rollouts N] [--repeats R]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bots import make_bot  # noqa: E402
+from engine import Game, GameConfig, events_for, view  # noqa: E402
+from engine.selfplay import answer_order_rng  # noqa: E402
+
+CONFIGS = [(5, "default", True), (6, "3v3", False), (9, "default", True)]
+
+
+def random_step(game: Game, rand: Callable[[], float]) -> None:
+    """The bare bench's random decision: a window mostly passed without reading its options."""
+    prompts = game.pending()
+    prompt = prompts[int(rand() * len(prompts))]
+    if prompt.kind == "response" and rand() < 0.8:
+        option = prompt.default
+    else:
+        options = prompt.options
+        option = options[int(rand() * len(options))].id
+    game.choose(prompt.seat, prompt.id, option)
+
+
+def positions(config: GameConfig, count: int, every: int = 25) -> list[Game]:
+    """Copies of random games' positions, one every `every` decisions, until `count` are taken."""
+    found: list[Game] = []
+    seed = 0
+    while len(found) < count:
+        game = Game.new(config, seed)
+        rand = random.Random(seed).random
+        while not game.over and len(found) < count:
+            random_step(game, rand)
+            if game.state.decisions % every == 0:
+                found.append(game.copy())
+        seed += 1
+    return found
+
+
+def mid_game(config: GameConfig, seed: int, at: int) -> Game:
+    game = Game.new(config, seed)
+    rand = random.Random(seed).random
+    while not game.over and game.state.decisions < at:
+        random_step(game, rand)
+    return game
+
+
+def bot_rollout(game: Game, seed: int) -> Game:
+    """Play `game` to its end with a fresh `normal` bot per seat (which first reads what its seat
+    saw so far); simultaneous prompts are answered in an order drawn as `selfplay.play` does."""
+    n = game.n()
+    bots = [make_bot("normal", seat, seed * 16 + seat) for seat in range(n)]
+    seen = [0] * n
+    order = answer_order_rng(seed)
+    while not game.over:
+        prompts = game.pending()
+        if len(prompts) > 1:
+            prompts.sort(key=lambda p: p.seat)
+            prompt = prompts[order.randrange(len(prompts))]
+        else:
+            prompt = prompts[0]
+        seat = prompt.seat
+        bots[seat].observe(events_for(game, seat, seen[seat]))
+        seen[seat] = len(game.events)
+        game.choose(seat, prompt.id, bots[seat].decide(view(game, seat)))
+    return game
+
+
+def random_rollout(game: Game, seed: int) -> Game:
+    rand = random.Random(seed).random
+    while not game.over:
+        random_step(game, rand)
+    return game
+
+
+def best(repeats: int, run: Callable[[], int]) -> tuple[float, int]:
+    """The best CPU time of `repeats` runs, and what the run counted."""
+    times = []
+    counted = 0
+    for _ in range(repeats):
+        start = time.process_time()
+        counted = run()
+        times.append(time.process_time() - start)
+    return min(times), counted
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--positions", type=int, default=200, help="positions copied per configuration")
+    parser.add_argument("--rollouts", type=int, default=20, help="rollouts per configuration")
+    parser.add_argument("--at", type=int, default=150, help="decisions of random play before a rollout")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    for players, identities, characters in CONFIGS:
+        config = GameConfig(players=players, identities=identities, characters=characters)
+        print(f"{players} players, {identities}, {'characters' if characters else 'no characters'}:")
+        games = positions(config, args.positions)
+        fast, _ = best(args.repeats, lambda g=games: sum(1 for game in g if game.copy()))
+        slow, _ = best(args.repeats, lambda g=games: sum(1 for game in g if copy.deepcopy(game)))
+        print(f"  copy         {fast / len(games) * 1e6:8.1f} µs   (deepcopy {slow / len(games) * 1e6:8.1f} µs, "
+              f"{slow / fast:.1f}×)")
+        starts = [mid_game(config, seed, args.at) for seed in range(args.rollouts)]
+        for name, rollout in (("normal bots", bot_rollout), ("random", random_rollout)):
+            def run(rollout: Callable[[Game, int], Game] = rollout, starts: list[Game] = starts) -> int:
+                return sum(rollout(game.copy(), seed).state.decisions - game.state.decisions
+                           for seed, game in enumerate(starts))
+            seconds, decisions = best(args.repeats, run)
+            print(f"  rollout, {name:<12} {seconds / len(starts) * 1e3:8.2f} ms  "
+                  f"({decisions / len(starts):.0f} decisions, {seconds / decisions * 1e6:.1f} µs each)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
