@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from .basic import BasicBot
+from .hard import HardBot
 from .normal import NormalBot
 from .random_bot import RandomBot
 
@@ -23,7 +24,7 @@ class Bot(Protocol):
     def decide(self, view: dict) -> str: ...
 
 
-LEVELS: dict[str, type] = {"random": RandomBot, "basic": BasicBot, "normal": NormalBot}
+LEVELS: dict[str, type] = {"random": RandomBot, "basic": BasicBot, "normal": NormalBot, "hard": HardBot}
 
 
 def make_bot(level: str, seat: int, seed: int) -> Bot:

@@ -31,6 +31,7 @@ from .game import _AFTER_WINDOW, Game, _answer_orders
 from .state import PLAY, RECEIVE, SEND, WINDOW, GameState, Message, Seat, StackItem, Window
 from .view import events_for, view
 
+_MOVES_MESSAGE = frozenset({"received", "obtained", "burned", "message_to_pile", "message_to_hand", "message_taken"})
 SUPPORTED = (P.PLAY_PHASE, P.SEND_MESSAGE, P.RECEIVE_DECISION, P.RESPONSE)
 _NODE_OF = {P.PLAY_PHASE: PLAY, P.SEND_MESSAGE: SEND, P.RECEIVE_DECISION: RECEIVE}
 _PLACEHOLDER = Event(-1, "earlier", {})
@@ -87,6 +88,7 @@ class Reading:
     last_black_by: dict[int, int | None]
     deaths: tuple[int, ...]
     log_length: int
+    left: dict[int, tuple[list[int], int]]  # seat out of the game -> (messages it left with, turn)
 
 
 def read(view: dict, events: list[dict]) -> Reading:
@@ -163,7 +165,7 @@ def read(view: dict, events: list[dict]) -> Reading:
                     tuple(faced_down), character_pool)
     return Reading(view, seat, config, hidden, known_chars, known_ids, frozenset(log.revealed),
                    log.sent_back and view["phase"] == "arrive", frozenset(log.decrypted), dict(log.last_black_by),
-                   tuple(log.deaths), int(view["log_length"]))
+                   tuple(log.deaths), int(view["log_length"]), log.left)
 
 
 class _Log:
@@ -179,9 +181,22 @@ class _Log:
         self.deaths: list[int] = []
         self.characters: dict[int, str] = {}
         self.my_choices: set[str] = set()
+        # Messages in front of each seat as the log moves them, for what a seat left with when it
+        # went out (the game-over view shows it): placed, and taken away by burns and skills.
+        self.messages: dict[int, list[int]] = {}
+        self.left: dict[int, tuple[list[int], int]] = {}
+        turn = 0
         for e in events:
             kind = e["kind"]
+            card_id = (e.get("card") or {}).get("id") if isinstance(e.get("card"), dict) else None
+            if kind in _MOVES_MESSAGE and card_id is not None:
+                for held in self.messages.values():
+                    if card_id in held:
+                        held.remove(card_id)
+                if kind in ("received", "obtained", "message_taken"):
+                    self.messages.setdefault(int(e["seat"]), []).append(int(card_id))
             if kind == "turn_start":
+                turn = int(e.get("turn") or turn)
                 self.sent_back = False
                 self.decrypted = set()
             elif kind == "resolved":
@@ -199,6 +214,7 @@ class _Log:
                     self.last_black_by[int(e["seat"])] = None if by is None else int(by)
             elif kind in ("died", "lost"):
                 self.revealed.add(int(e["seat"]))
+                self.left[int(e["seat"])] = (self.messages.pop(int(e["seat"]), []), turn)
                 if kind == "died":
                     self.deaths.append(int(e["seat"]))
                 if e.get("character"):
@@ -233,6 +249,8 @@ def build(reading: Reading, fill: Fill, seed: int) -> Game:
             c = e["character"]
             seat.face_up = True if c is None else bool(c["face_up"])
         seat.last_black_by = reading.last_black_by.get(index)
+        if index in reading.left:
+            seat.left_with, seat.left_turn = list(reading.left[index][0]), reading.left[index][1]
         seats.append(seat)
     discard = [int(c["id"]) for c in v["discard"]] if isinstance(v["discard"], list) else list(fill.discard)
     state = GameState(config=config, seed=seed, rng=random.Random(seed), seats=seats, pile=list(fill.pile),
