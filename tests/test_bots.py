@@ -48,7 +48,7 @@ def test_the_import_check_catches_a_forbidden_import(tmp_path: Path) -> None:
 
 
 def test_levels_are_registered() -> None:
-    assert list(LEVELS) == ["random", "basic", "normal"]
+    assert list(LEVELS) == ["random", "basic", "normal", "hard"]
     for level in LEVELS:
         assert make_bot(level, 2, 7).level == level
     with pytest.raises(ValueError):
@@ -58,7 +58,7 @@ def test_levels_are_registered() -> None:
 # ---------------------------------------------------------------------- driving games
 
 
-def drive(config: GameConfig, seed: int, levels: list[str], on_decision=None, on_choice=None) -> Game:
+def drive(config: GameConfig, seed: int, levels: list[str], on_decision=None, on_choice=None, make=None) -> Game:
     """Play one game; each seat's bot sees its projected events and its view, nothing else.
 
     The engine raises IllegalOption (and the test fails) if a bot ever picks an option it was not offered.
@@ -66,7 +66,8 @@ def drive(config: GameConfig, seed: int, levels: list[str], on_decision=None, on
     view halves the cost); the bot still receives those events before its next decision.
     """
     game = Game.new(config, seed)
-    bots = [make_bot(levels[s], s, seed * 16 + s) for s in range(config.players)]
+    bots = [make(s, seed * 16 + s) if make is not None and levels[s] == "hard" else make_bot(levels[s], s, seed * 16 + s)
+            for s in range(config.players)]
     seen = [0] * config.players
     order = random.Random(seed)
     while not game.over:
@@ -225,6 +226,36 @@ def test_a_bot_decides_the_same_whatever_is_hidden() -> None:
               [("normal", "basic")[s % 2] for s in range(players)], compare)
     assert min(checked.values()) > 100
     assert changed[0] > 0.9 * sum(checked.values())
+
+
+def test_the_hard_bot_decides_the_same_whatever_is_hidden() -> None:
+    """The hard bot searches worlds sampled from its view and log only: with a fixed number of
+    rollouts (no clock) its decisions are identical when everything it cannot see is changed."""
+    from bots.hard import HardBot
+
+    rng = random.Random(9)
+    checked = [0]
+    searched = [0]
+    calls = [0]
+
+    def compare(game: Game, bot, seat_view: dict) -> None:
+        calls[0] += 1
+        if bot.level != "hard" or calls[0] % 10:
+            return
+        other = hide_differently(game, bot.seat, rng)
+        assert view(other, bot.seat) == seat_view
+        first, second = copy.deepcopy(bot), copy.deepcopy(bot)
+        assert first.decide(seat_view) == second.decide(view(other, bot.seat))
+        searched[0] += first.searched - bot.searched
+        checked[0] += 1
+
+    def hard(seat: int, seed: int) -> HardBot:
+        return HardBot(seat, seed, budget=None, rollouts=4)
+
+    for seed, (players, identities, characters) in enumerate([(6, "3v3", False), (5, "default", True)]):
+        drive(GameConfig(players=players, identities=identities, characters=characters), 900 + seed,
+              ["hard", "normal"] * 3, compare, make=hard)
+    assert checked[0] > 20 and searched[0] > 10, (checked, searched)
 
 
 def test_a_bot_decides_the_same_whatever_is_hidden_with_characters() -> None:
