@@ -41,6 +41,9 @@ PHASES = {
 #: The keys of a view whose value depends on who is looking (besides the viewer's own entry
 #: among the seats); every other key holds the same value for every viewer.
 SEAT_KEYS = ("seat", "hand", "identity", "character_choices", "task", "message", "stack", "prompt")
+#: The keys of a seat's own entry among the seats that it sees otherwise than everyone else (its
+#: own entry is its public entry with these laid over it).
+OWN_ENTRY_KEYS = ("identity", "character")
 
 
 @dataclass(slots=True)
@@ -70,10 +73,11 @@ def merge(public: dict[str, object], part: SeatPart) -> dict[str, object]:
     return v
 
 
-def public_view(game: Game) -> dict[str, object]:
+def public_view(game: Game, entries: list[dict[str, object]] | None = None) -> dict[str, object]:
     """The view of a spectator, which is everything every seat sees alike plus the spectator's
     values of `SEAT_KEYS`. A server fanning one change out to a table builds (and diffs) this once,
-    and only each seat's `seat_part` per seat."""
+    and only each seat's `seat_part` per seat. `entries`: the seats' entries, when the caller
+    built them already (`seat_entry`, kept while their `entry_facts` stay the same)."""
     s = game.state
     phase = s.window.step if s.node == WINDOW and s.window is not None else PHASES[s.node]
     w = s.window
@@ -87,7 +91,7 @@ def public_view(game: Game) -> dict[str, object]:
         "turn": s.turn,
         "current": s.current,
         "phase": phase,
-        "seats": [_seat_entry(game, index) for index in range(len(s.seats))],
+        "seats": entries if entries is not None else [_seat_entry(game, index) for index in range(len(s.seats))],
         "hand": [],
         "identity": None,
         "character_choices": [],
@@ -109,58 +113,96 @@ def public_view(game: Game) -> dict[str, object]:
     }
 
 
-def seat_part(game: Game, seat: int | None, public: dict[str, object]) -> SeatPart:
+def seat_part(game: Game, seat: int | None, public: dict[str, object], facts: tuple[object, ...] | None = None,
+              ) -> SeatPart:
     """`seat`'s part of its view, next to `public` (this moment's `public_view`): where the seat
-    sees no more than a spectator (the message, the stack), the public objects themselves."""
+    sees no more than a spectator (the message, the stack), the public objects themselves.
+    Built from `own_facts(game, seat)` (`facts`, when the caller has them) and `public` only."""
     if seat is None:
         return SeatPart(None, {key: public[key] for key in SEAT_KEYS}, None)
+    _, hand, identity, choices, character, prompt_id, message, stack = facts or own_facts(game, seat)
+    deck = game.deck
+    entries = public["seats"]
+    assert isinstance(entries, list)
+    return SeatPart(seat, {
+        "seat": seat,
+        "hand": [deck[c].face() for c in hand],  # type: ignore[attr-defined]
+        "identity": identity,
+        "character_choices": list(choices),  # type: ignore[call-overload]
+        "task": _task_of(character),  # type: ignore[arg-type]
+        "message": public["message"] if message is None else message,
+        "stack": public["stack"] if stack is None else list(stack),  # type: ignore[call-overload]
+        "prompt": game.prompts[seat].to_dict() if prompt_id is not None else None,
+    }, {**entries[seat], "identity": identity, "character": _character_of(character)})  # type: ignore[arg-type]
+
+
+def seat_part_again(part: SeatPart, facts: tuple[object, ...], public: dict[str, object]) -> SeatPart:
+    """`part`, built from `facts` that still hold, next to a new public view: what it shows of
+    the public view (the message and stack unless the seat sees more, its own public entry) is
+    the new view's, the rest is `part`'s own objects."""
+    assert part.seat is not None and part.entry is not None
+    entries = public["seats"]
+    assert isinstance(entries, list)
+    fields = dict(part.fields)
+    if facts[6] is None:
+        fields["message"] = public["message"]
+    if facts[7] is None:
+        fields["stack"] = public["stack"]
+    entry = {**entries[part.seat], "identity": part.entry["identity"], "character": part.entry["character"]}
+    return SeatPart(part.seat, fields, entry)
+
+
+def own_facts(game: Game, seat: int) -> tuple[object, ...]:
+    """Everything of the game that `seat_part` shows `seat` (besides the public view): two moments
+    with equal facts give equal parts next to equal public views, so a server may keep a part while
+    its facts stay the same. The prompt is named by its id, which no other prompt of the game has
+    (a prompt's options never change); a message or stack that the seat sees more of than a
+    spectator is in the facts as the seat sees it."""
     s = game.state
     me = s.seats[seat]
     prompt = game.prompts.get(seat)
     m = s.message
-    message = _message(game, seat) if m is not None and not m.face_up and seat in m.seen_by else public["message"]
+    message = _message(game, seat) if m is not None and not m.face_up and seat in m.seen_by else None
     knows = any(item.function == "试探" and seat in (item.user, item.target_seat) for item in s.stack)
-    deck = game.deck
-    return SeatPart(seat, {
-        "seat": seat,
-        "hand": [deck[c].face() for c in me.hand],
-        "identity": me.identity,
-        "character_choices": list(me.character_choices),
-        "task": _task(game, seat),
-        "message": message,
-        "stack": [_stack_item(game, item, seat) for item in s.stack] if knows else public["stack"],
-        "prompt": prompt.to_dict() if prompt is not None else None,
-    }, _own_entry(game, seat, public))
-
-
-def _own_entry(game: Game, seat: int, public: dict[str, object]) -> dict[str, object]:
-    """`seat`'s entry among the seats as it sees itself: its public entry (the very message list
-    and counts) with its identity and its character shown."""
-    entries = public["seats"]
-    assert isinstance(entries, list)
-    return {**entries[seat], "identity": game.state.seats[seat].identity, "character": _character(game, seat, seat)}
+    return (seat, tuple(me.hand), me.identity, tuple(me.character_choices), _character_facts(game, seat, seat),
+            prompt.id if prompt is not None else None, message,
+            tuple(_stack_item(game, item, seat) for item in s.stack) if knows else None)
 
 
 def _seat_entry(game: Game, index: int) -> dict[str, object]:
     """Seat `index` at the table as everyone sees it."""
+    return seat_entry(game, entry_facts(game, index))
+
+
+def entry_facts(game: Game, index: int) -> tuple[object, ...]:
+    """Everything of the game that seat `index`'s public entry shows: equal facts, equal entries
+    (`seat_entry` builds the entry from them alone), so a server may keep an entry while they stay."""
     s = game.state
     p = s.seats[index]
+    return (p.index, p.name, p.alive, p.lost, len(p.hand), tuple(p.messages), p.identity if p.revealed else None,
+            p.index in s.locked, s.message is not None and p.index in s.message.skipped,
+            _character_facts(game, p.index, None))
+
+
+def seat_entry(game: Game, facts: tuple[object, ...]) -> dict[str, object]:
+    """A seat's public entry, from its `entry_facts` (and the deck's card faces)."""
+    index, name, alive, lost, hand_count, messages, identity, locked, skipped, character = facts
     deck = game.deck
     counts = dict.fromkeys(COLOURS, 0)
-    for c in p.messages:
+    for c in messages:  # type: ignore[attr-defined]
         counts[deck[c].colour] += 1
     return {
-        "index": p.index,
-        "name": p.name,
-        "alive": p.alive,
-        "lost": p.lost,
-        "hand_count": len(p.hand),
-        "messages": [deck[c].face() for c in p.messages],
+        "index": index,
+        "name": name,
+        "alive": alive,
+        "lost": lost,
+        "hand_count": hand_count,
+        "messages": [deck[c].face() for c in messages],  # type: ignore[attr-defined]
         "counts": counts,
-        "identity": p.identity if p.revealed else None,
-        "locked": p.index in s.locked,
-        "skipped": s.message is not None and p.index in s.message.skipped,
-        "character": _character(game, p.index, None),
+        "identity": identity,
+        "locked": locked,
+        "skipped": skipped,
+        "character": _character_of(character),  # type: ignore[arg-type]
     }
 
 
@@ -211,17 +253,32 @@ def events_for(game: Game, seat: int | None, since: int = 0) -> list[dict[str, o
     return [e.project(seat) for e in game.events[since:]]
 
 
-def _character(game: Game, index: int, seat: int | None) -> dict[str, object] | None:
-    """A face-down character shows only that it is face-down, except to its owner; during the pick
-    nobody's choice is on the table yet (the pick is simultaneous), so only the owner sees his."""
+#: What a seat's character shows `seat` (`_character_facts`): nothing, face-down, or the card.
+_NO_CHARACTER = (None, False, None)
+
+
+def _character_facts(game: Game, index: int, seat: int | None) -> tuple[str | None, bool, str | None]:
+    """(character id, face up, gender) of seat `index` as `seat` may see it: a face-down character
+    shows only that it is face-down, except to its owner; during the pick nobody's choice is on the
+    table yet (the pick is simultaneous), so only the owner sees his. (None, False, None): nothing;
+    ("", False, None): face-down."""
     p = game.state.seats[index]
     if p.character is None or (game.state.node == CHARACTER_PICK and index != seat):
-        return None
+        return _NO_CHARACTER
     if not (p.face_up or p.revealed or index == seat):
+        return ("", False, None)
+    return (p.character, p.face_up, characters.gender(game, index))
+
+
+def _character_of(facts: tuple[str | None, bool, str | None]) -> dict[str, object] | None:
+    cid, face_up, gender = facts
+    if cid is None:
+        return None
+    if not cid:
         return {"face_up": False}
-    c = characters.roster()[p.character]
-    return {"id": c.id, "name": c.name, "name_en": c.name_en, "face_up": p.face_up,
-            "gender": characters.gender(game, index), "skills": list(c.skill_names)}
+    c = characters.character(cid)
+    return {"id": c.id, "name": c.name, "name_en": c.name_en, "face_up": face_up, "gender": gender,
+            "skills": list(c.skill_names)}
 
 
 def _ending(game: Game) -> dict[str, object]:
@@ -248,13 +305,11 @@ def _ending(game: Game) -> dict[str, object]:
     return {"left": out, "tasks": tasks}
 
 
-def _task(game: Game, seat: int | None) -> dict[str, object] | None:
-    """The secret task is its owner's alone to see."""
-    if seat is None:
+def _task_of(facts: tuple[str | None, bool, str | None]) -> dict[str, object] | None:
+    """The secret task is its owner's alone to see (`facts`: the owner's own `_character_facts`)."""
+    if not facts[0]:
         return None
-    c = characters.character_of(game, seat)
-    if c is None:
-        return None
+    c = characters.character(facts[0])
     return {"zh": c.task_zh, "en": c.task_en}
 
 

@@ -40,7 +40,7 @@ TABLE_KEYS = (
     KeySpec("confirm", "enter", "confirm", "confirm"),
     KeySpec("pass", "space", "pass", "pass_key", key_display="Space"),
     KeySpec("back", "escape,backspace", "back", "back", key_display="Esc"),
-    KeySpec("chat", "c", "chat", "chat"),
+    KeySpec("chat", "c", "chat", "chat_key"),
     KeySpec("quick_chat", "w", "quick_chat", "quick_chat_key", show=False),
     KeySpec("notes", "n", "notes", "note_key", show=False),
     KeySpec("result", "r", "result", "result_key"),
@@ -265,7 +265,7 @@ PICK_KEYS = (
 TABLE_LOBBY_KEYS = (
     KeySpec("ready", "r", "ready", "toggle_ready"),
     KeySpec("start", "s", "start", "start"),
-    KeySpec("chat", "c", "chat", "chat"),
+    KeySpec("chat", "c", "chat", "chat_key"),
     KeySpec("help", "question_mark", "help", "help", key_display="?"),
     KeySpec("quit", "q", "quit", "quit"),
     KeySpec("add_bot", "b", "bot(1)", "add_bot", show=False),

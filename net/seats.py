@@ -12,13 +12,15 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bots import Bot
-from engine.view import SeatPart
 from net import names
 from net import protocol as P
 from net.connection import FramedConnection, RateLimiter
+
+if TYPE_CHECKING:
+    from net.fanout import Held
 
 log = logging.getLogger("fengsheng.table")
 
@@ -45,10 +47,9 @@ class Session:
         self.seat: int | None = None
         #: Events of the current game already sent on this connection.
         self.since = 0
-        #: The view this connection was last sent, as the public view and the seat's part it was
-        #: merged from, which the next `patch` is taken against; None until a full `update` (a new
-        #: connection, a new game, the lobby in between).
-        self.base: tuple[dict[str, Any], SeatPart] | None = None
+        #: The view this connection holds (`net.fanout.Held`), which the next `patch` is taken
+        #: against; None until a full `update` (a new connection, a new game, the lobby in between).
+        self.base: Held | None = None
         self.chat_limiter = RateLimiter(CHAT_RATE, CHAT_BURST)
 
     def send(self, msg: dict[str, Any]) -> None:

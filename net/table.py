@@ -343,15 +343,15 @@ class Table:
             self.fanout.send(game, self.timers)
             return
         for session in list(self.sessions):
-            self.fanout.send_all(session, self.frames_for(session))
+            self.fanout.write(session, self.frames_for(session))
 
-    def frames_for(self, session: Session) -> list[dict[str, Any]]:
-        """Every frame a connection is sent now about the table: the lobby, or the game's view
-        and its unseen events (`net.fanout.FanOut.frames_for`)."""
+    def frames_for(self, session: Session) -> list[bytes]:
+        """Every frame a connection is sent now about the table, encoded: the lobby, or the
+        game's view and its unseen events (`net.fanout.FanOut.frames_for`)."""
         game = self.game
         if game is None or self.phase == LOBBY:
             session.base = None
-            return [self.lobby_frame(session)]
+            return [self.fanout.encode(session, self.lobby_frame(session))]
         return self.fanout.frames_for(session, game, self.timers)
 
     def snapshot(self, seat: int | None) -> dict[str, Any]:
@@ -407,7 +407,7 @@ class Table:
         else:
             # Reconnect or spectator: the snapshot with the whole log and any open prompt.
             session.since = 0
-            self.fanout.send_all(session, self.frames_for(session))
+            self.fanout.write(session, self.frames_for(session))
             self._dirty = self._dirty or session.seat is not None
 
     def _gone(self, session: Session) -> None:

@@ -110,7 +110,7 @@ class WitnessTable(Table):
         super()._apply(seat, prompt_id, option, how)
         self._witness()
 
-    def note(self, session: Session, frames: list[dict[str, Any]]) -> None:
+    def note(self, session: Session, frames: list[bytes]) -> None:
         """What `session`'s seat may have seen when these game frames were built for it."""
         assert self.game is not None
         seat = session.seat
@@ -128,7 +128,7 @@ class WitnessFanOut(FanOut):
         super().__init__(table.name, table.seats, table.timing)
         self.witness = table
 
-    def frames_for(self, session: Session, game: Game, timers: dict[str, float]) -> list[dict[str, Any]]:
+    def frames_for(self, session: Session, game: Game, timers: dict[str, float]) -> list[bytes]:
         frames = super().frames_for(session, game, timers)
         self.witness.note(session, frames)
         return frames

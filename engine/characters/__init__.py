@@ -173,6 +173,11 @@ def roster() -> dict[str, Character]:
     return dict(_REGISTRY.characters)
 
 
+def character(cid: str) -> Character:
+    """One character by id, as a seat holds it (no copy of the roster)."""
+    return _REGISTRY.characters[cid]
+
+
 def character_of(game: Game, seat: int) -> Character | None:
     cid = game.state.seats[seat].character
     return None if cid is None else _REGISTRY.characters[cid]

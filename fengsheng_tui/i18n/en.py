@@ -21,19 +21,24 @@ UI = {
     'stack_empty': '(empty)',
     'log': 'Log',
     'chat': 'Chat',
+    'chat_key': 'chat',
     'result_key': 'result',
     'prompt': 'Action',
-    'waiting_for': 'waiting for {who}',
+    'waiting_for': 'Waiting for {who}',
     'nothing_to_do': 'Please wait...',
     'alive': 'alive',
     'dead': 'dead',
     'lost': 'lost',
     'offline': 'offline',
     'standin': 'offline·bot plays',
-    'locked': 'L',
-    'skipped': 'S',
+    'locked': 'locked',
+    'skipped': 'lured away',
     'turn': 'Turn {n}',
-    'cards': '{n}c',
+    'locked_short': 'L',
+    'skipped_short': 'S',
+    'cards': '{n} cards',
+    'cards_one': '1 card',
+    'chip': '{colour} {n}',
     'face_down': 'face down',
     'from_to': 'sent by {sender} · at {pos} · {dir}',
     'direction_left': 'passing left (clockwise)',
@@ -174,7 +179,8 @@ UI = {
     'skills': 'Skills',
     'task': 'Secret task',
     'task_if_neutral': 'Secret task (for a Neutral only)',
-    'face_down_marker': 'down',
+    'face_down_marker': 'face down',
+    'face_down_named': '{name} (face down)',
     'face_down_character': 'face-down character',
     'hidden_character': 'starts face down',
     'open_character': 'starts face up',
@@ -241,9 +247,9 @@ UI = {
     'probe_says': 'asks about {identity}: yes → {yes}, no → says "{line}"',
     'probe_yes_draw': 'draw cards',
     'probe_yes_discard': 'discard a card',
-    'probe_tag': '{identity}?{yes}',
+    'probe_tag': '{identity}? yes: {yes}',
     'probe_tag_draw': 'draw',
-    'probe_tag_discard': 'disc',
+    'probe_tag_discard': 'discard',
     'note_red': 'red?',
     'note_blue': 'blue?',
     'note_neutral': 'neutral?',
@@ -277,13 +283,13 @@ EVENTS = {
         'drew_one': '{seat} drew 1 card{cards}',
         'play_phase_ended': '{seat} ends the play phase',
         'cannot_send': '{seat} has no card to send',
-        'reshuffled': 'the discard pile is shuffled into the deck ({count} cards)',
+        'reshuffled': 'The discard pile is shuffled into the deck ({count} cards)',
     },
     'message': {
         'sent': '{seat} sends a {method} message{target}{card}',
-        'message_discarded': 'the sender {seat} is out; the message is discarded',
-        'transmit': 'the message moves from {origin} to {to}',
-        'arrived': 'the message arrives at {seat}',
+        'message_discarded': 'The sender {seat} is out; the message is discarded',
+        'transmit': 'The message moves from {origin} to {to}',
+        'arrived': 'The message arrives at {seat}',
         'declined': '{seat} declines',
         'received': '{seat} receives the message: {card}',
         'obtained': '{seat} gets a message: {card}',
@@ -416,11 +422,11 @@ IDENTITY = {
     'none': '?',
 }
 
-#: Identities in a 试探's short tag on a card.
+#: Identities in a 试探's tag on a card (English has the room for the whole word).
 IDENTITY_SHORT = {
-    'military': 'Mil',
-    'latent': 'Lat',
-    'neutral': 'Neu',
+    'military': 'Military',
+    'latent': 'Latent',
+    'neutral': 'Neutral',
 }
 
 #: Key names as the footer and help show them; a key not here keeps its English name.
@@ -501,13 +507,13 @@ CARD_HELP = {
 
 #: The short forms the table uses, explained on the help screen.
 ABBREVIATIONS = [
-    'R / B / Bk: red, blue, black; "R1 B0 Bk2" on a seat row counts the messages in front of it',
-    "3c: 3 cards in hand (only the count of another player's hand is shown)",
-    "[L]: locked, must accept this turn's message; [S]: lured away, this message skips him",
-    '(Mil?disc): the identity a Probe asks about (Mil/Lat/Neu) and what a yes does (draw / disc = discard)',
+    'R / B / Bk on a narrow seat box: red, blue, black ("R1 B0 Bk2" counts the messages in front of it; a wider box writes "red 1 blue 0 black 2")',
+    "3 cards: the hand's size (only the count of another player's hand is shown)",
+    "[locked]: must accept this turn's message; [lured away]: this message skips him",
+    '(Military? yes: draw): the identity a Probe asks about and what a yes does (draw or discard a card)',
     '▶: whose turn it is; ⏳12s: seconds left to answer',
-    'down: a face-down character; ·M/·F after a character: gender',
-    '✗Lat: a dead or lost player and his identity, when the seat row has no room for the words',
+    '(face down): a face-down character; ·M / ·F / ·MF after a character on a narrow box: male, female, both',
+    '✗dead Latent: a dead or lost player and his identity',
 ]
 
 #: The rules in a few lines, for the help screen.

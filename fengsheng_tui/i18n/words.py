@@ -87,6 +87,7 @@ class Words:
         return METHOD_EN.get(text, text) if self.lang == "en" else text
 
     def colour(self, colour: object) -> str:
+        """The short form (`R`, `Bk`; Chinese `红`): for counts on a narrow seat box."""
         return COLOUR[self.lang].get(str(colour), "?")
 
     def colour_word(self, colour: object) -> str:
@@ -117,7 +118,11 @@ class Words:
         if "id" not in ch:
             return self("face_down_marker")
         name = str(ch.get("name_en") or ch["id"]) if self.lang == "en" else str(ch.get("name") or ch["id"])
-        return name if ch.get("face_up", True) else f"{name}({self('face_down_marker')})"
+        return name if ch.get("face_up", True) else self("face_down_named", name=name)
+
+    def cards(self, n: object) -> str:
+        """A hand's size: `3 cards`, `1 card` (`3张`)."""
+        return self("cards_one") if n == 1 else self("cards", n=n)
 
     def gender(self, gender: object, short: bool = False) -> str:
         return (GENDER_SHORT if short else GENDER)[self.lang].get(str(gender), "") if gender else ""
@@ -126,7 +131,8 @@ class Words:
         return skill_title(name, self.lang)
 
     def card(self, face: Mapping[str, Any] | None) -> str:
-        """A card as `function[colour·method]`; a face-down card (no colour) as just its function.
+        """A card as `function[colour·method]` (the colour as a word: `Lock[red·Direct]`); a face-down
+        card (no colour) as just its function.
 
         A 试探 whose face we see carries its question: `试探[红·密电](潜伏?摸)`."""
         if not face:
@@ -136,7 +142,8 @@ class Words:
             return self.skill(face["skill"])  # a skill on the stack (先机): its own name, translated
         if "colour" not in face:
             return name
-        return f"{name}[{self.colour(face['colour'])}·{self.method(face.get('method', '?'))}]{self.probe_tag(face)}"
+        colour = self.colour_word(face["colour"])
+        return f"{name}[{colour}·{self.method(face.get('method', '?'))}]{self.probe_tag(face)}"
 
     def probe_tag(self, face: Mapping[str, Any] | None) -> str:
         """`(潜伏?摸)`: the identity a 试探 asks about and what a yes does; empty for other cards."""

@@ -33,11 +33,16 @@ class HandPanel(Static):
         seats = state.seats
         if own_seat and state.seat is not None and 0 <= state.seat < len(seats):
             seat = seats[state.seat]
-            title.append(f" · {words('cards', n=seat.get('hand_count', 0))} ")
-            title.append_text(chips_text(seat.get("counts", {}), words, mono))
+            title.append(f" · {words.cards(seat.get('hand_count', 0))} ")
             left = state.countdowns().get(state.seat, False)
-            if left is not False:
-                title.append(" ⏳" + (words("countdown", s=left) if left is not None else "…"))
+            clock = "" if left is False else " ⏳" + (words("countdown", s=left) if left is not None else "…")
+            counts = seat.get("counts", {})
+            chips = chips_text(counts, words, mono, short=False)
+            # The title sits in the frame's top line: the counts in words only where they fit it.
+            if title.cell_len + chips.cell_len + len(clock) + 6 > (self.size.width or 80):
+                chips = chips_text(counts, words, mono)
+            title.append_text(chips)
+            title.append(clock)
         self.border_title = title
 
     def show(self, state: ClientState, words: Words, selected: int | None, usable: set[int],

@@ -26,7 +26,7 @@ def card_text(face: Mapping[str, Any] | None, words: Words, mono: bool = False) 
     colour = face["colour"]
     text = Text(words.function(face.get("function", "?")))
     text.append("[")
-    text.append(words.colour(colour), style=colour_style(colour, mono))
+    text.append(words.colour_word(colour), style=colour_style(colour, mono))
     text.append("·" + words.method(face.get("method", "?")) + "]")
     tag = words.probe_tag(face)
     if tag:
@@ -56,14 +56,17 @@ CHIP_STYLE = {"red": "bold white on red", "blue": "bold white on blue", "black":
 MONO_CHIP_STYLE = {"red": "bold reverse", "blue": "underline reverse", "black": "reverse"}
 
 
-def chips_text(counts: Mapping[str, Any], words: Words, mono: bool = False) -> Text:
-    """`红1 蓝0 黑2`, each colour a mark on its own colour (none held: dim), the letter always written."""
+def chips_text(counts: Mapping[str, Any], words: Words, mono: bool = False, short: bool = True) -> Text:
+    """`red 1 blue 0 black 2` (`short`: `R1 B0 Bk2`; Chinese `红1 蓝0 黑2` either way), each colour a
+    mark on its own colour (none held: dim), the colour always written too."""
     text = Text()
     for i, colour in enumerate(("red", "blue", "black")):
         if i:
             text.append(" ")
         n = int(counts.get(colour, 0) or 0)
-        text.append(f"{words.colour(colour)}{n}", style=(MONO_CHIP_STYLE if mono else CHIP_STYLE)[colour] if n else "dim")
+        label = words.colour(colour) if short else words.colour_word(colour)
+        text.append(words("chip", colour=label, n=n) if not short else f"{label}{n}",
+                    style=(MONO_CHIP_STYLE if mono else CHIP_STYLE)[colour] if n else "dim")
     return text
 
 

@@ -52,8 +52,9 @@ class Ring(Widget):
     in its place for the number of seats and our own (a new game, a renumbering) and hides the
     places nobody takes. The box showing seat `i` has the class `seat-i`."""
 
-    #: The most lines a seat box took at the last `show` (three unless a name wraps).
+    #: The most lines a seat box took at the last `show` (three unless a name wraps), framed and not.
     seat_lines = SEAT_ROWS
+    plain_lines = SEAT_ROWS
     #: Our seat's box gave way (a very short screen): the hand panel's title carries its facts.
     merged = False
 
@@ -115,7 +116,7 @@ class Ring(Widget):
                     tight: bool = False, with_me: bool = True) -> int:
         """Screen rows this ring takes in a mode (seats as their usual three or five lines; `tight`:
         no blank line between the seats of a side)."""
-        seat = self.seat_lines + (BOXED_ROWS - SEAT_ROWS if boxed else 0)
+        seat = self.seat_lines + BOXED_ROWS - SEAT_ROWS if boxed else self.plain_lines
         side = max(len(self.on_left), len(self.on_right))
         side_rows = side * seat + (max(0, side - 1) if not boxed and not tight else 0)
         message = max(path_lines, stack_lines) if wide else path_lines + stack_lines
@@ -153,8 +154,10 @@ class Ring(Widget):
             box.show(seat, words, me=state.seat, seats=seats, current=view.get("current"),
                      over=bool(view.get("over")), countdown=countdowns.get(index, False) if index in countdowns
                      else False, note=notes.get(index), holder=m is not None and m.get("position") == index,
-                     sender=m is not None and m.get("sender") == index, characters=characters, mono=mono)
+                     sender=m is not None and m.get("sender") == index, characters=characters, mono=mono,
+                     hint=center if index == self.bottom else 18)
         self.seat_lines = max([SEAT_ROWS, *(b.lines for b in self.boxes.values())])
+        self.plain_lines = max([SEAT_ROWS, *(b.plain_lines for b in self.boxes.values())])
         boxed = self.rows_needed(True, False, stack_lines, wide, lines) <= room
         gap = not boxed and self.rows_needed(False, True, stack_lines, wide, lines) <= room
         tight = not boxed and not gap and self.rows_needed(False, False, stack_lines, wide, lines) > room
@@ -181,9 +184,11 @@ class Ring(Widget):
         if self.n and self.bottom in self.boxes:
             frame = BOXED_ROWS - SEAT_ROWS if boxed else 0
             side = max(len(self.on_left), len(self.on_right))
-            side_rows = side * (self.seat_lines + frame) + (max(0, side - 1) if not boxed and not tight else 0)
+            seat_rows = self.seat_lines + frame if boxed else self.plain_lines
+            side_rows = side * seat_rows + (max(0, side - 1) if not boxed and not tight else 0)
             message = max(lines, stack.lines) if wide else lines + stack.lines
-            drop = max(0, side_rows - message - self.boxes[self.bottom].lines - frame)
+            mine = self.boxes[self.bottom]
+            drop = max(0, side_rows - message - (mine.lines + frame if boxed else mine.plain_lines))
             box = self.boxes[self.bottom]
             if box.styles.margin.top != drop:
                 box.styles.margin = (drop, 0, 0, 0)

@@ -2,7 +2,10 @@
 
 Three lines (more only when a long name or character must wrap, never cut):
 `▶ Name [红?]        ⏳12s` / `Character·M` (or the status when the game has no characters) /
-`dead 3张 红1 蓝0 黑2 [锁]`. Another seat's hand is only ever its size.
+`dead 3张 红1 蓝0 黑2 [锁]` (a flag where it fits). Another seat's hand is only ever its size.
+
+English says it in words where the box has room (`3 cards red 1 blue 0 black 2`, `Blade · male`)
+and in the short form only where a line would not hold them (`3 cards R1 B0 Bk2`, `Blade·M`).
 """
 
 from __future__ import annotations
@@ -31,15 +34,61 @@ def note_chip(note: str | None, words: Words, mono: bool) -> Text:
     return Text(words(f"note_{note}"), style=(MONO_NOTE_STYLE if mono else NOTE_STYLE)[note])
 
 
-def character_line(character: Mapping[str, Any] | None, words: Words) -> Text:
-    """Name and gender when face-up, the 盖 marker when face-down; the whole name, wrapped if need be."""
+def character_line(character: Mapping[str, Any] | None, words: Words, width: int = 0) -> Text:
+    """Name and gender when face-up, the 盖 marker when face-down; the whole name, wrapped if need be.
+    The gender is a word when name and word fit `width` on one line, else its letter."""
     if not character:
         return Text("")
     text = Text(words.character(character), style="" if character.get("face_up", True) else "italic")
-    gender = words.gender(character.get("gender"), short=True)
-    if gender:
-        text.append("·" + gender, style="dim")
+    gender = words.gender(character.get("gender"))
+    if gender and text.cell_len + 3 + len(gender) <= width and words.lang == "en":
+        text.append(" · " + gender, style="dim")
+    elif gender:
+        text.append("·" + words.gender(character.get("gender"), short=True), style="dim")
     return text
+
+
+def facts_text(seat: Mapping[str, Any], words: Words, status: Text, mono: bool, width: int) -> Text:
+    """`✗dead Latent 3 cards red 0 blue 1 black 2 [locked]`; the counts as `R0 B1 Bk2` when the
+    words would not fit `width` on the hand size's line (a flag may wrap to the next line)."""
+    facts = Text(words.cards(seat.get("hand_count", 0)) + " ")
+    counts = seat.get("counts", {})
+    chips = chips_text(counts, words, mono, short=False)
+    if facts.cell_len + chips.cell_len > width:
+        chips = chips_text(counts, words, mono)
+    facts.append_text(chips)
+    if status:
+        # The status ends its own line when it would not leave the hand size whole on the next.
+        gap = " " if status.cell_len + facts.cell_len < width else "\n"
+        facts = Text.assemble(status, gap, facts)
+    return facts
+
+
+def add_flags(seat: Mapping[str, Any], words: Words, lines: tuple[Text, Text], width: int) -> None:
+    """`[locked]` / `[lured away]` at the end of the first of the box's lines (second, facts) where
+    the words fit without a wrap; else as the short mark (`[L]`, `[S]`) where that fits; else in
+    words on the facts line, wrapping it (the help explains the short marks)."""
+    flags = [flag for flag in ("locked", "skipped") if seat.get(flag)]
+    if not flags:
+        return
+
+    def last_row(text: Text) -> int:
+        return text.wrap(measure_console(), width)[-1].cell_len if text.plain else 0
+
+    for short in (False, True):
+        marks = " ".join(f"[{words(flag + '_short' if short else flag)}]" for flag in flags)
+        for line in lines:
+            if last_row(line) + 1 + len(marks) <= width:
+                break
+        else:
+            continue
+        break
+    else:
+        line = lines[1]
+        marks = " ".join(f"[{words(flag)}]" for flag in flags)
+    if line.plain:
+        line.append(" ")
+    line.append(marks, style="reverse")
 
 
 def status_text(seat: Mapping[str, Any], words: Words, show_identity: bool) -> Text:
@@ -67,18 +116,22 @@ class SeatBox(Remeasured, Static):
     def forget(self) -> None:
         """The box shows another seat now: draw it afresh at the next `show`."""
         self._shown = None
-    #: Lines the last `show` drew (a long name or character wraps): the ring plans its rows from it.
+    #: Lines the last `show` drew in a frame (a long name or character wraps), and without one
+    #: (two cells wider): the ring plans its rows from them.
     lines = 3
+    plain_lines = 3
 
     def show(self, seat: Mapping[str, Any], words: Words, *, me: int | None, seats: list[dict[str, Any]],
              current: object, over: bool, countdown: int | None | bool, note: str | None, holder: bool,
-             sender: bool, characters: bool, mono: bool) -> None:
-        """`countdown`: seconds left when prompted (None: prompted with no deadline; False: not prompted)."""
+             sender: bool, characters: bool, mono: bool, hint: int = 18) -> None:
+        """`countdown`: seconds left when prompted (None: prompted with no deadline; False: not
+        prompted). `hint`: the width to count with while the box has none (hidden, not laid out)."""
         index = seat.get("index")
         out = not seat.get("alive", True) or bool(seat.get("lost"))
-        # Counted as if framed (the ring may put frames on after counting): a line to spare, never one short.
+        # Counted framed and unframed (the ring puts frames on or off after counting), the text
+        # chosen for the framed width: the same words either way.
         framed = self.styles.border_left[0] not in ("", "none", "hidden")
-        width = max(8, (self.content_region.width or 18) - (0 if framed else 2))
+        width = max(8, (self.content_region.width or hint) - (0 if framed else 2))
         key = (dict(seat), words.lang, me, current, over, countdown, note, holder, sender, characters, mono, width)
         self.set_class(index == me, "-me")
         self.set_class(index == current and not over, "-current")
@@ -107,29 +160,22 @@ class SeatBox(Remeasured, Static):
         # Our own identity is in the status bar while we play; once out (or over) our seat says it too.
         show_identity = index != me or out or over
         status = status_text(seat, words, show_identity)
-        facts = Text()
         if characters:
-            second = character_line(seat.get("character"), words)
-            if status:
-                facts.append_text(status)
-                facts.append(" ")
+            second = character_line(seat.get("character"), words, width)
         else:
             second = status if status else Text(words("alive"), style="dim")
-        facts.append(words("cards", n=seat.get("hand_count", 0)))
-        facts.append(" ")
-        facts.append_text(chips_text(seat.get("counts", {}), words, mono))
-        for flag, word in (("locked", "locked"), ("skipped", "skipped")):
-            if seat.get(flag):
-                facts.append(" ")
-                facts.append(f"[{words(word)}]", style="reverse")
+        lead = status if characters else Text()
+        facts = facts_text(seat, words, lead, mono, width)
+        add_flags(seat, words, (second, facts), width)
         second.overflow = "fold"
         facts.overflow = "fold"
         self.measured = self.content_region.width
         self.lines = 1 + sum(len(t.wrap(measure_console(), width)) for t in (second, facts))
+        self.plain_lines = 1 + sum(len(t.wrap(measure_console(), width + 2)) for t in (second, facts))
         self.update(Group(top, second, facts), layout=False)
 
     def fit(self, frame: int) -> None:
         """A fixed height, its lines and the `frame` rows of a border: no measuring at each layout."""
-        height = self.lines + frame
+        height = (self.lines if frame else self.plain_lines) + frame
         if self.styles.height is None or self.styles.height.value != height:
             self.styles.height = height

@@ -85,7 +85,7 @@ class SeatsPanel(Static):
             if identity and (index != state.seat or out):
                 status.append((" " if status and not cross else "") + words.identity(identity, short=short_identity),
                               style="italic")
-            hand = Text(words("cards", n=seat.get("hand_count", 0)))
+            hand = Text(words.cards(seat.get("hand_count", 0)))
             marks = Text()
             if seat.get("locked"):
                 marks.append(f"[{words('locked')}]", style="reverse")

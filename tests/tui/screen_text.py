@@ -30,3 +30,12 @@ def widget_text(app: App[Any], selector: str) -> str:
     region = widget.region
     lines = screen_text(app).splitlines()[region.y: region.bottom]
     return " ".join(" ".join(cells(line, region.x, region.right).strip("│┃╭╮╰╯─━┏┓┗┛ ").split()) for line in lines)
+
+
+def counts_forms(words: Any, counts: dict[str, Any]) -> tuple[str, str]:
+    """A seat's message counts as a seat box may write them: short (`R1 B0 Bk2`, `红1 蓝0 黑2`) and
+    in words (`red 1 blue 0 black 2`) where the box has the room."""
+    colours = ("red", "blue", "black")
+    short = " ".join(f"{words.colour(c)}{counts.get(c, 0)}" for c in colours)
+    full = " ".join(words("chip", colour=words.colour_word(c), n=counts.get(c, 0)) for c in colours)
+    return short, full

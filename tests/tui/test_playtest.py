@@ -134,7 +134,7 @@ async def test_the_lobby_footer_keeps_the_essential_keys(lang: str, size: tuple[
         await pilot.pause()
         text = screen_text(app)
         footer = text.splitlines()[-1]
-        for key, word in (("r", "toggle_ready"), ("s", "start"), ("c", "chat"), ("?", "help"), ("q", "quit")):
+        for key, word in (("r", "toggle_ready"), ("s", "start"), ("c", "chat_key"), ("?", "help"), ("q", "quit")):
             assert f"{key} {words(word)}" in footer, (key, footer)
         assert "k" in words("host_hint") and "".join(words("host_hint").split()) in "".join(text.split())
 
@@ -208,7 +208,7 @@ async def test_help_explains_abbreviations_and_lists_the_cards_of_the_deck(deck:
         await pilot.press("question_mark")
         await pilot.pause()
         text = help_text(app)
-        for shown in ("(Mil?disc)", "3c:", "Bk", "[L]"):
+        for shown in ("(Military? yes: draw)", "3 cards:", "Bk", "[locked]", "[lured away]"):
             assert shown in text
         assert "Lure Away" in text and ("Transfer" in text) == (deck == "later")
 

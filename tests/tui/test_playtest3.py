@@ -19,7 +19,7 @@ from fengsheng_tui.screens.table import KEY_GUARD, LOG_MIN
 from fengsheng_tui.widgets.log import EventLog
 from fengsheng_tui.widgets.prompt import ROWS, PromptPanel, paginate
 
-from .screen_text import screen_text
+from .screen_text import screen_text, widget_text
 from .states import ScriptedSession, play_until, update, welcome
 from .test_lobby_host import wait_for
 from .test_playtest import help_text
@@ -140,7 +140,7 @@ async def test_the_houzhu_options_name_each_card_and_player_and_all_are_reachabl
 
         text = screen_text(app)
         panel = app.screen.query_one(PromptPanel)
-        assert words("face_down") not in text and panel.page_first == 0
+        assert words("face_down") not in widget_text(app, "PromptPanel") and panel.page_first == 0
         assert label(places[0]) in text and label(places[-1]) not in text
         assert ("of 12" if lang == "en" else "共12项") in text
         assert app.screen.query_one(EventLog).region.height >= LOG_MIN + 2  # the log keeps rows of its own
