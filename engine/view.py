@@ -121,12 +121,11 @@ def seat_part(game: Game, seat: int | None, public: dict[str, object], facts: tu
     if seat is None:
         return SeatPart(None, {key: public[key] for key in SEAT_KEYS}, None)
     _, hand, identity, choices, character, prompt_id, message, stack = facts or own_facts(game, seat)
-    deck = game.deck
     entries = public["seats"]
     assert isinstance(entries, list)
     return SeatPart(seat, {
         "seat": seat,
-        "hand": [deck[c].face() for c in hand],  # type: ignore[attr-defined]
+        "hand": [game.face(c) for c in hand],  # type: ignore[attr-defined]
         "identity": identity,
         "character_choices": list(choices),  # type: ignore[call-overload]
         "task": _task_of(character),  # type: ignore[arg-type]
@@ -187,17 +186,17 @@ def entry_facts(game: Game, index: int) -> tuple[object, ...]:
 def seat_entry(game: Game, facts: tuple[object, ...]) -> dict[str, object]:
     """A seat's public entry, from its `entry_facts` (and the deck's card faces)."""
     index, name, alive, lost, hand_count, messages, identity, locked, skipped, character = facts
-    deck = game.deck
+    colours = game._colours
     counts = dict.fromkeys(COLOURS, 0)
     for c in messages:  # type: ignore[attr-defined]
-        counts[deck[c].colour] += 1
+        counts[colours[c]] += 1
     return {
         "index": index,
         "name": name,
         "alive": alive,
         "lost": lost,
         "hand_count": hand_count,
-        "messages": [deck[c].face() for c in messages],  # type: ignore[attr-defined]
+        "messages": [game.face(c) for c in messages],  # type: ignore[attr-defined]
         "counts": counts,
         "identity": identity,
         "locked": locked,

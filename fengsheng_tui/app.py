@@ -69,7 +69,6 @@ class FengshengApp(App[int]):
     ) -> None:
         super().__init__()
         start = resolve(lang, mono)
-        self.words = Words(start.lang)
         self.player_name = player_name
         self.state = ClientState(clock=clock)
         self.session = session
@@ -78,6 +77,7 @@ class FengshengApp(App[int]):
         loaded = load_keymap() if keymap is None else check_keymap(dict(keymap))
         #: The player's remapping (binding id -> keys), applied when each screen builds its bindings.
         self.keymap = loaded.keys
+        self.words = Words(start.lang, self.keymap)
         self.mono = start.mono
         if start.theme in self.available_themes:
             self.theme = start.theme
@@ -148,7 +148,7 @@ class FengshengApp(App[int]):
                 refresh()
 
     def set_language(self, lang: str) -> None:
-        self.words = Words(lang)
+        self.words = Words(lang, self.keymap)
         for screen in self.screen_stack:
             relabel = getattr(screen, "relabel", None)
             if relabel is not None:

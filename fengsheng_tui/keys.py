@@ -175,10 +175,30 @@ def bindings(specs: tuple[KeySpec, ...], words: Words, keymap: dict[str, str] | 
     return out
 
 
+def key_label(binding: str, words: Words, keymap: dict[str, str] | None = None) -> str:
+    """The key of a binding as a hint line names it: its usual name (`Enter`, `Esc`, Chinese
+    `回车`) while it is not remapped, else every key it is remapped to (`p`, `空格/p`)."""
+    spec = next((s for specs in SCREENS.values() for s in specs if s.id == binding), None)
+    if spec is None:
+        return binding
+    keys = (keymap or {}).get(binding)
+    if keys is None:
+        return words.key_name(spec.key_display or _shown(spec.keys.split(",")[0]))
+    return "/".join(words.key_name(_shown(k)) for k in keys.split(","))
+
+
+def target_letters(keymap: dict[str, str] | None, prefix: str = "target") -> str:
+    """The letter keys that pick the 1st, 2nd ... option (or seat), after the remapping."""
+    keymap = keymap or {}
+    return "".join(keymap.get(f"{prefix}_{ch}", ch).split(",")[0] for ch in TARGET_LETTERS)
+
+
 def _shown(key: str) -> str:
     from textual.keys import format_key
 
-    return {"space": "Space", "enter": "Enter", "escape": "Esc", "backspace": "Backspace"}.get(key, format_key(key))
+    names = {"space": "Space", "enter": "Enter", "escape": "Esc", "backspace": "Backspace", "home": "Home",
+             "end": "End", "pageup": "PgUp", "pagedown": "PgDn"}
+    return names.get(key, format_key(key))
 
 
 #: Bindings that share a meaning become one help row: (keys as shown, description word).
@@ -285,5 +305,5 @@ SCREENS: dict[str, tuple[KeySpec, ...]] = {
     "table": TABLE_KEYS, "replay": REPLAY_KEYS, "help": HELP_KEYS, "settings": SETTINGS_KEYS,
     "game-over": OVER_KEYS, "quit question": CONFIRM_KEYS, "LAN list": LOBBY_KEYS,
     "character pick": PICK_KEYS, "table lobby": TABLE_LOBBY_KEYS,
-    "identity notes": NOTES_KEYS, "quick chat": QUICK_CHAT_KEYS,
+    "identity notes": NOTES_KEYS, "quick chat": QUICK_CHAT_KEYS, "server error": SERVER_ERROR_KEYS,
 }

@@ -7,7 +7,9 @@ humans are ready starts again without anyone waiting on the bots.
 
 Each bot keeps the seat token of its welcome and, when the connection drops (a network hiccup, a
 host that crashed and came back with `--resume`), reconnects with it, waiting 1, 2, 4 … 10 s
-between tries, for up to `--reconnect` seconds. A name another seat has is numbered on.
+between tries, for up to `--reconnect` seconds. Its hello says it is a bot, so the table names
+it as it names its own bots ("Bot 3": the lowest number free) and shows it as a bot; "Bot N"
+stays a name no human can take.
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ async def _one_bot(args: argparse.Namespace, host: str, port: int, n: int) -> bo
     from net import protocol as P
     from net.client import Client, ClientError, play_as_bot
 
-    name, suffix = f"Bot {args.level} {n + 1}", 1
+    name = "Bot"  # the table names a bot client itself (net/seats.py `bot_name`)
     token: str | None = None
     dropped_at: float | None = None
     wait = 1.0
@@ -81,10 +83,6 @@ async def _one_bot(args: argparse.Namespace, host: str, port: int, n: int) -> bo
         try:
             await client.connect(host, port, name, token=token, table=args.table, password=args.password, bot=True)
         except ClientError as exc:
-            if exc.code == P.NAME_TAKEN and token is None and suffix < 20:
-                suffix += 1
-                name = f"Bot {args.level} {n + 1}.{suffix}"
-                continue
             if dropped_at is None or exc.code in (P.AUTH, P.VERSION) or time.monotonic() - dropped_at > args.reconnect:
                 print(f"fengsheng bot: {exc}", file=sys.stderr)
                 return False

@@ -13,7 +13,7 @@ from engine.cards import SEE_THROUGH
 from ..choice import Chooser
 from ..client_state import ClientState
 from ..i18n import Words
-from ..keys import TARGET_LETTERS
+from ..keys import TARGET_LETTERS, target_letters
 from .render import card_text, measure_console
 
 #: Verbs that move a card to a player: the label reads `card → player`.
@@ -188,7 +188,9 @@ class PromptPanel(Static):
                 pages = paginate([label.cell_len for label in labels], width, room)
                 first, last = next(p for p in pages if p[0] <= chooser.target < p[1])
                 self.page_first = first
-                letters = "/".join(TARGET_LETTERS[: last - first])
+                # The letters that pick here, as remapped: the hint and each option name the key bound.
+                keys = target_letters(words.keymap)
+                letters = "/".join(keys[: last - first])
                 if len(pages) > 1:
                     lines.append(Text(words("k_targets_page", letters=letters, first=first + 1, last=last,
                                             n=len(options)), style="dim"))
@@ -198,7 +200,7 @@ class PromptPanel(Static):
                     lines.append(Text(words("k_confirm"), style="dim"))
                 row = Text()
                 for i in range(first, last):
-                    segment = Text(f" {TARGET_LETTERS[i - first]} ", style="bold")
+                    segment = Text(f" {keys[i - first]} ", style="bold")
                     segment.append_text(labels[i])
                     if i == chooser.target:
                         segment.stylize("reverse")
