@@ -147,7 +147,7 @@ UI = {
     'add_bot': 'add bot',
     'remove_bot': 'remove bot',
     'bot_level': 'level of the next bot',
-    'next_bot_level': 'The next bot added (b) plays at level {level}',
+    'next_bot_level': 'The next bot added ({key_add_bot}) plays at level {level}',
     'level_random': 'random', 'level_basic': 'basic', 'level_normal': 'normal', 'level_hard': 'hard (thinks up to 1 s)',
     'on_': 'on',
     'off': 'off',

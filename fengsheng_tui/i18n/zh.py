@@ -145,7 +145,7 @@ UI = {
     'add_bot': '加机器人',
     'remove_bot': '减机器人',
     'bot_level': '下一个机器人的水平',
-    'next_bot_level': '接下来加的机器人（b）水平：{level}',
+    'next_bot_level': '接下来加的机器人（{key_add_bot}）水平：{level}',
     'level_random': '随机', 'level_basic': '入门', 'level_normal': '普通', 'level_hard': '困难（每步最多想 1 秒）',
     'on_': '开',
     'off': '关',
