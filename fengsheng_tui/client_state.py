@@ -16,6 +16,7 @@ from typing import Any
 from net.protocol import time_left
 
 from .i18n import Words
+from .replay_recorder import ReplayRecorder
 from .safe_text import clean_tree
 
 LOG_LIMIT = 500
@@ -62,6 +63,8 @@ class ClientState:
     #: Identity notes the player put on seats (seat -> red/blue/neutral/unknown): kept here on
     #: this machine for this game only, never sent; the next game starts with none.
     notes: dict[int, str] = field(default_factory=dict)
+    #: What this seat was shown of the game so far, for the replay the client keeps of it.
+    recorder: ReplayRecorder = field(default_factory=ReplayRecorder)
 
     def apply(self, msg: dict[str, Any]) -> str:
         """Take one server message; returns its type so the app can route it.
@@ -96,6 +99,7 @@ class ClientState:
                 if isinstance(replay, str):
                     self.replay_path = replay
             seats = list(self.view.get("seats", [])) if self.view else []
+            self.recorder.take(view if isinstance(view, dict) else None, list(msg.get("events") or []))
             for ev in msg.get("events") or []:
                 if isinstance(ev, dict):
                     self.log_event(ev, seats)

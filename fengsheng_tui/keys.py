@@ -58,6 +58,10 @@ REPLAY_KEYS = (
     KeySpec("replay_next", "right,space", "step(1)", "next", key_display="→"),
     KeySpec("replay_start", "home", "jump(0)", "replay_start", show=False),
     KeySpec("replay_end", "end", "jump(-1)", "replay_end", show=False),
+    KeySpec("replay_turn_prev", "up,pageup", "turn(-1)", "replay_turn_prev", key_display="↑"),
+    KeySpec("replay_turn_next", "down,pagedown", "turn(1)", "replay_turn_next", key_display="↓"),
+    KeySpec("replay_decision_next", "n", "decision(1)", "replay_decision_next"),
+    KeySpec("replay_decision_prev", "p", "decision(-1)", "replay_decision_prev", show=False),
     KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
     KeySpec("quit", "q", "quit", "quit"),
 )

@@ -43,6 +43,7 @@ from net.journal import (
 )
 from net.private_files import write_private
 from net.records import pack_record
+from net.replays import FrameLog
 from net.seats import LOBBY, OVER, PLAYING, Seats, SeatSlot, Session
 
 log = logging.getLogger("fengsheng.table")
@@ -145,6 +146,8 @@ class Table:
         self.phase = LOBBY
         self.game: Game | None = None
         self.journal: Journal | None = None
+        #: What each seat saw between events, for the replays written at the end (with a journal).
+        self.replay_frames: FrameLog | None = None
         #: Every live prompt's deadline and when a bot may answer it; answered window prompts'
         #: deadlines stay shown until their window closes, so a pass stays secret (`engine.view`).
         self.deadlines = self.timing.deadlines
@@ -340,6 +343,8 @@ class Table:
         """Each connection's frames, in one write per connection: the lobby, or the game (`net.fanout`)."""
         game = self.game
         if game is not None and self.phase != LOBBY:
+            if self.replay_frames is not None and not game.over:
+                self.replay_frames.take(game)
             self.fanout.send(game, self.timers)
             return
         for session in list(self.sessions):
@@ -685,6 +690,7 @@ class Table:
             stamp = time.strftime("%Y%m%d-%H%M%S")
             path = Path(self.data_dir) / f"{_file_name(self.name)}-{stamp}-{seed % 100000:05d}.journal"
             self.journal = Journal.create(path, self._start_record(config, seed))
+            self.replay_frames = FrameLog(self.players)
         # The console may be read by a host who also plays: the seed (which fixes the deck and the
         # identities) and each choice (option ids name cards; passes are secret) only with --verbose.
         log.info("%s: game started: %d players (%s)", self.name, self.players, self.identities)
@@ -898,12 +904,14 @@ class Table:
         write_private(path.with_suffix(".record"), pack_record(game.record()))
         public = {"players": s.config.players, "identities": s.config.identities, "deck": s.config.deck,
                   "characters": s.config.characters}
+        frames, self.replay_frames = self.replay_frames, None
         for seat in [*range(len(self.slots)), None]:
             label = "public" if seat is None else f"seat{seat}"
             write_replay(
                 path.with_suffix(f".{label}{REPLAY_SUFFIX}"),
                 {"table": self.name, "seat": seat, "config": public,
-                 "events": events_for(game, seat, 0), "final": view(game, seat)},
+                 "events": events_for(game, seat, 0), "final": view(game, seat),
+                 "frames": frames.frames.get(seat, []) if frames is not None else []},
             )
 
     # ------------------------------------------------------------------ resume after a crash
@@ -963,6 +971,7 @@ class Table:
         else:
             table.phase = PLAYING
             table.journal = Journal.reopen(path, contents.valid_bytes)
+            table.replay_frames = FrameLog(table.players)  # what was seen before the crash is not known
             table._sync_prompts()
         log.info(
             "%s: resumed from %s: %d choices, state hash %s", table.name, path.name, len(contents.choices),
