@@ -304,6 +304,7 @@ TABLE_LOBBY_KEYS = (
     KeySpec("quit", "q", "quit", "quit"),
     KeySpec("add_bot", "b", "bot(1)", "add_bot", show=False),
     KeySpec("remove_bot", "x", "bot(-1)", "remove_bot", show=False),
+    KeySpec("bot_level", "l", "bot_level", "bot_level", show=False),
     KeySpec("players_up", "plus,equals_sign", "players(1)", "players", show=False),
     KeySpec("players_down", "minus", "players(-1)", "players", show=False),
     KeySpec("identities", "i", "identities", "identities", show=False),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -275,7 +276,12 @@ async def play_as_bot(
         prompt = current["prompt"]
         if prompt is None or (answered is not None and prompt["id"] == answered[0]):
             continue
-        option = bot.decide(current)
+        if getattr(bot, "thinks", False):
+            # A searching bot (hard) thinks for up to a second: in a thread, on its own copy of
+            # the view, so that the other seats this process plays keep their connections going.
+            option = await asyncio.to_thread(bot.decide, copy.deepcopy(current))
+        else:
+            option = bot.decide(current)
         if delay:
             await asyncio.sleep(delay)
         answered = (prompt["id"], option)

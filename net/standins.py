@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from typing import Any
 
 from bots import Bot, make_bot
 from engine import Game, Prompt, events_for, view
@@ -73,19 +74,33 @@ class StandIns:
             log.info("%s: seat %d (%s) taken back from the bot", self.table, slot.index, slot.name)
         return True
 
-    def decide(self, game: Game, slot: SeatSlot, prompt: Prompt) -> str:
-        """The seat's bot's answer to its open prompt, from the seat's view only (the default if
-        the bot fails or answers with something the prompt does not offer)."""
+    def seat_view(self, game: Game, slot: SeatSlot) -> dict[str, Any]:
+        """What the seat's bot decides from: it is told the seat's events since it last looked
+        (`events_for`, the seat's own projection), and given `view(game, seat)`; nothing else."""
         bot = slot.bot
         assert bot is not None
         bot.observe(events_for(game, slot.index, slot.bot_since))
         slot.bot_since = len(game.events)
+        return view(game, slot.index)
+
+    def answer(self, slot: SeatSlot, prompt: Prompt, seat_view: dict[str, Any]) -> str:
+        """The bot's choice from `seat_view` (the default if the bot fails)."""
+        bot = slot.bot
+        assert bot is not None
         try:
-            option = bot.decide(view(game, slot.index))
+            return bot.decide(seat_view)
         except Exception:
             log.exception("%s: bot of seat %d failed; taking the default", self.table, slot.index)
-            option = prompt.default
+            return prompt.default
+
+    @staticmethod
+    def checked(prompt: Prompt, option: str) -> str:
+        """A bot's option if the prompt offers it, else the prompt's default."""
         return option if prompt.find(option) is not None else prompt.default
+
+    def decide(self, game: Game, slot: SeatSlot, prompt: Prompt) -> str:
+        """The seat's bot's answer to its open prompt, from the seat's view only."""
+        return self.checked(prompt, self.answer(slot, prompt, self.seat_view(game, slot)))
 
     # ------------------------------------------------------------------ fast-forward
 

@@ -159,6 +159,10 @@ class Table:
         self._answered = self.timing.answered
         self._inbox: deque[tuple[Any, ...]] = deque()
         self._wake = asyncio.Event()
+        #: Bots that search (`thinks`, the hard level) decide in a worker thread: the seat whose
+        #: bot is thinking, and the answers that came back, by prompt id (see `_think`).
+        self._thinking: dict[int, asyncio.Future[str]] = {}
+        self._thought: dict[int, str] = {}
         self._dirty = False
         #: The task is parked with an empty inbox (see `post`), until `_sleep_until` (None: no timer).
         self._idle = False
@@ -818,6 +822,8 @@ class Table:
                 self._answered[prompt_id] = deadline
         for prompt_id in [p for p in self._answered if p not in asked]:
             del self._answered[prompt_id]
+        for prompt_id in [p for p in self._thought if p not in live]:
+            del self._thought[prompt_id]
 
     def _due(self, now: float) -> tuple[list[Prompt], list[Prompt], list[SeatSlot]]:
         """(expired prompts, bot prompts whose delay has passed, seats due a stand-in)."""
@@ -829,7 +835,8 @@ class Table:
         for prompt in game.prompts.values():
             if self.deadlines[prompt.id] <= now:
                 expired.append(prompt)
-            elif self.slots[prompt.seat].bot is not None and (hurry or self._bot_at[prompt.id] <= now):
+            elif self.slots[prompt.seat].bot is not None and (hurry or self._bot_at[prompt.id] <= now) \
+                    and prompt.seat not in self._thinking:
                 bot_moves.append(prompt)
         standins = [
             slot for slot in self.slots
@@ -844,7 +851,7 @@ class Table:
         times = list(self.deadlines.values())
         hurry = self._hurry()
         for prompt in game.prompts.values():
-            if self.slots[prompt.seat].bot is not None:
+            if self.slots[prompt.seat].bot is not None and prompt.seat not in self._thinking:
                 times.append(self.clock() if hurry else self._bot_at[prompt.id])
         times += [s.offline_since + self.standin_grace for s in self.slots if s.offline_since is not None and s.bot is None]
         return min(times, default=None)
@@ -880,8 +887,47 @@ class Table:
 
     def _bot_move(self, slot: SeatSlot, prompt: Prompt) -> None:
         game = self.game
-        assert game is not None
-        self._apply(slot.index, prompt.id, self.standins.decide(game, slot, prompt), "bot:")
+        assert game is not None and slot.bot is not None
+        option = self._thought.pop(prompt.id, None)
+        if option is None:
+            seat_view = self.standins.seat_view(game, slot)
+            if getattr(slot.bot, "thinks", False) and self._think(slot, prompt, seat_view):
+                return
+            option = self.standins.answer(slot, prompt, seat_view)
+        self._apply(slot.index, prompt.id, self.standins.checked(prompt, option), "bot:")
+
+    def _think(self, slot: SeatSlot, prompt: Prompt, seat_view: dict[str, Any]) -> bool:
+        """Let a searching bot decide in a worker thread (its budget is up to a second or so), so
+        that this loop goes on serving every table, clocks and frames, meanwhile. The view is the
+        bot's own fresh dict. Until the answer is back the seat is not moved again (the bot is not
+        thread-safe) but its deadline runs as usual: if the prompt closed meanwhile (timed out,
+        default taken) the answer is dropped. False when no loop runs here (decide in place)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        bot, game, seat = slot.bot, self.game, slot.index
+        assert bot is not None
+        future = loop.run_in_executor(None, bot.decide, seat_view)
+        self._thinking[seat] = future
+
+        def done(f: asyncio.Future[str]) -> None:
+            if self._thinking.get(seat) is f:
+                del self._thinking[seat]
+            if f.cancelled() or self.game is not game or self.phase != PLAYING:
+                return
+            if f.exception() is not None:
+                log.error("%s: bot of seat %d failed; taking the default", self.name, seat, exc_info=f.exception())
+                option = prompt.default
+            else:
+                option = f.result()
+            live = game.prompts.get(seat) if game is not None else None
+            if live is not None and live.id == prompt.id:
+                self._thought[prompt.id] = option
+            self.post(("thought",))
+
+        future.add_done_callback(done)
+        return True
 
     def _finish(self) -> None:
         game = self.game

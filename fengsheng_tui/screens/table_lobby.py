@@ -62,8 +62,8 @@ def players_note(players: int, characters: bool, taken: int, words: Words) -> st
 
 
 #: Actions only the host may take: hidden from everyone else's footer, and their keys do nothing.
-HOST_ACTIONS = frozenset({"start", "bot", "players", "identities", "characters", "deck", "mute_spectators",
-                          "timers"})
+HOST_ACTIONS = frozenset({"start", "bot", "bot_level", "players", "identities", "characters", "deck",
+                          "mute_spectators", "timers"})
 
 
 class TableLobbyScreen(FsScreen):
@@ -76,6 +76,7 @@ class TableLobbyScreen(FsScreen):
     def __init__(self) -> None:
         super().__init__()
         self.is_ready = False
+        self.bot_level = "normal"  # what the host's next `b` seats (`l` cycles through the levels)
         self._shown_host: bool | None = None
         #: Why the host's last key did nothing (one line), until the next key does something.
         self.note: str | None = None
@@ -128,6 +129,9 @@ class TableLobbyScreen(FsScreen):
             if i == state.seat:
                 name += f" ({words('you')})"
             kind = words("bot") if seat.get("bot") else words("host_seat") if seat.get("host") else ""
+            level = seat.get("bot")
+            if isinstance(level, str) and level != "normal":  # the usual level goes unsaid
+                kind += " (" + words("level_" + level) + ")"
             if seat.get("muted") is True:
                 kind = f"{kind} {words('muted')}".strip()
             ready = "✓ " + words("ready") if seat.get("ready") or seat.get("bot") else "· " + words("not_ready")
@@ -191,9 +195,17 @@ class TableLobbyScreen(FsScreen):
 
     def action_bot(self, step: int) -> None:
         if step > 0:
-            self._op("add_bot", level="normal")
+            self._op("add_bot", level=self.bot_level)
         else:
             self._op("remove_bot")
+
+    def action_bot_level(self) -> None:
+        from bots import LEVELS
+
+        levels = list(LEVELS)
+        self.bot_level = levels[(levels.index(self.bot_level) + 1) % len(levels)]
+        words = self.fs_app.words
+        self.explain(words("next_bot_level", level=words(f"level_{self.bot_level}")))
 
     def action_players(self, step: int) -> None:
         players = self.options.get("players")
