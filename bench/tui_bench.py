@@ -33,7 +33,7 @@ FENGSHENG = str(Path(sys.executable).with_name("fengsheng"))
 TABLE_MARKER = "刚才："  # the last-action banner: present once the table has painted
 HELP_MARKER = "规则摘要"  # the help screen's first heading
 RESPONSE_MARKER = "响应：数字选牌"  # our response prompt is open
-CHOSEN_MARKER = "回车确认"  # a card is chosen: the prompt asks to confirm its target
+CHOSEN_MARKER = "回车 确认"  # a card is chosen: the prompt asks to confirm its target
 ENV = {"TEXTUAL_ANIMATIONS": "none", "LANG": "C.UTF-8"}
 
 

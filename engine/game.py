@@ -17,7 +17,7 @@ from typing import Any
 
 from . import characters
 from . import prompts as P
-from .cards import BLACK, DIRECT, PROBE, SEE_THROUGH, TEXT, Card, build_deck
+from .cards import BLACK, DIRECT, PROBE, SEE_THROUGH, TEXT, Card, build_deck, card_colours, plain_faces
 from .config import FACTION_COLOUR, IDENTITIES, GameConfig
 from .events import Event
 from .functions import ANY_MOMENT, OWN_PLAY, RULES
@@ -114,7 +114,13 @@ class Game:
         #: Whether the game has ended: `_finish` is the one place that sets the node GAME_OVER, and this
         #: with it (read before every decision, so not a property).
         self.over = state.node == GAME_OVER
-        self._colours = tuple(card.colour for card in deck)  # by card id: colour counts run after every step
+        # By card id: colours (counted after every step) and faces to copy (None: built each time),
+        # worked out once per deck variant unless the deck is one of its own.
+        variant = state.config.deck
+        if deck is build_deck(variant):
+            self._colours, self._faces = card_colours(variant), plain_faces(variant)
+        else:
+            self._colours, self._faces = tuple(card.colour for card in deck), (None,) * len(deck)
         self._shown_cache: tuple[object, dict[str | None, tuple[bool, ...]]] = (None, {})
         self._tasks_unmet_at = -1  # the length of the log when no secret task was met (see below)
         self._handlers = self._node_handlers()
@@ -163,22 +169,17 @@ class Game:
         never changes once logged, and so are the deck, the cast and the options (immutable).
         `rng`, when given, becomes the copy's RNG instead of a copy of this one's: a search over
         worlds a seat cannot tell apart draws the hidden future (reshuffles) anew, and copying the
-        RNG's state is a third of a copy's cost. About 80× cheaper than `copy.deepcopy`
+        RNG's state is a third of a copy's cost. About 100× cheaper than `copy.deepcopy`
         (bench/search_bench.py)."""
-        game = type(self).__new__(type(self))
-        game.state = self.state.copy(rng)
-        game.deck = self.deck
+        game = type(self)(self.state.copy(rng), self.deck)
         game.events = self.events.copy()
         game.choices = self.choices.copy()
         more = game._response_options
         game.prompts = {seat: prompt.copy(more) for seat, prompt in self.prompts.items()}
         game.cast = self.cast
-        game.over = self.over
-        game._colours = self._colours
         cast, shown = self._shown_cache
         game._shown_cache = (cast, shown.copy())
         game._tasks_unmet_at = self._tasks_unmet_at
-        game._handlers = game._node_handlers()
         return game
 
     def deal(self) -> None:
@@ -253,7 +254,9 @@ class Game:
         return self.deck[card_id]
 
     def face(self, card_id: int) -> dict[str, object]:
-        return self.deck[card_id].face()
+        """A card's face, a fresh dict each time (it goes into the log and the views)."""
+        face = self._faces[card_id]
+        return self.deck[card_id].face() if face is None else face.copy()
 
     def public_face(self, item: StackItem) -> dict[str, object]:
         """A stack item as the table sees it: a 试探 is handed over face-down."""
@@ -271,11 +274,11 @@ class Game:
         return _orders(len(self.state.seats))[seat]
 
     def in_game(self) -> list[int]:
-        return [s.index for s in self.state.seats if s.in_game]
+        return [p.index for p in self.state.seats if p.alive and not p.lost]  # `Seat.in_game`, inlined: hot
 
     def others_in_game(self, seat: int) -> list[int]:
         seats = self.state.seats
-        return [x for x in _answer_orders(len(seats))[seat][:-1] if seats[x].in_game]
+        return [x for x in _answer_orders(len(seats))[seat][:-1] if seats[x].alive and not seats[x].lost]
 
     def colour_count(self, seat: int, colour: str) -> int:
         colours = self._colours
@@ -299,9 +302,9 @@ class Game:
 
     def choose(self, seat: int, prompt_id: int, option_id: str) -> list[Event]:
         """Apply one choice. Raises a ChoiceError subclass, changing nothing, if it is not legal now."""
-        s = self.state
-        if s.node == GAME_OVER:
+        if self.over:
             raise GameIsOver("the game is over")
+        s = self.state
         prompts = self.prompts
         prompt = prompts.get(seat)
         if prompt is None:
@@ -381,14 +384,16 @@ class Game:
     def _advance(self) -> None:
         """Run the agenda's steps, then the current node, until a decision is needed."""
         s = self.state
+        agenda = s.agenda
+        handlers = self._handlers
         while True:
-            if self.prompts or s.node == GAME_OVER:
+            if self.prompts or self.over:
                 if not self.cast.tasked or not self._task_done_while_waiting():
                     return
-            elif s.agenda:
-                step = s.agenda.pop()
+            elif agenda:
+                step = agenda.pop()
                 STEPS[step.kind](self, step)
-            elif self._handlers[s.node]():
+            elif handlers[s.node]():
                 return
 
     def _task_done_while_waiting(self) -> bool:
@@ -740,7 +745,10 @@ class Game:
     def _any_moment_card_usable(self, step: str) -> bool:
         """Whether a card without printed timing has a legal target now (targets that are public)."""
         current = self.state.current
-        return any(RULES[function].targets(self, current, step) for function in ANY_MOMENT)
+        for function in ANY_MOMENT:
+            if RULES[function].targets(self, current, step):
+                return True
+        return False
 
     def _response_options(self, prompt: Prompt) -> list[Option]:
         """A window prompt's options after 'pass', built when first read (see `Prompt`)."""
@@ -875,11 +883,12 @@ class Game:
         dying_now = s.dying
         for seat in order:
             player = s.seats[seat]
-            if not player.in_game or seat in dying_now:
-                continue
+            messages = player.messages
+            if len(messages) < 3 or not player.in_game or seat in dying_now:
+                continue  # fewer than 3 messages: neither dying nor a faction's victory
             own_colour = FACTION_COLOUR.get(player.identity)
             black = own = 0
-            for card in player.messages:
+            for card in messages:
                 colour = colours[card]
                 if colour == BLACK:
                     black += 1
@@ -941,7 +950,10 @@ class Game:
         """Dead but for the death procedure: his death is under way, or he holds 3 black messages
         and the check that starts it is yet to run (RULES.md §8.1 "dies at once")."""
         s = self.state
-        return seat in s.dying or (s.seats[seat].in_game and self.colour_count(seat, BLACK) >= 3)
+        if seat in s.dying:
+            return True
+        player = s.seats[seat]
+        return len(player.messages) >= 3 and player.in_game and self.colour_count(seat, BLACK) >= 3
 
     def standing(self, seat: int) -> bool:
         """In the game and not dying: a dying player counts as dead (for a win, a task, a partner)."""

@@ -128,14 +128,14 @@ def seat_part(game: Game, seat: int | None, public: dict[str, object], facts: tu
     if last is not None and last[1].entry is not None:
         known, earlier = last
         fields = earlier.fields
-        shown_hand = fields["hand"] if known[1] == hand else [game.deck[c].face() for c in hand]  # type: ignore[attr-defined]
+        shown_hand = fields["hand"] if known[1] == hand else [game.face(c) for c in hand]  # type: ignore[attr-defined]
         shown_choices = fields["character_choices"] if known[3] == choices else list(choices)  # type: ignore[call-overload]
         if known[4] == character:
             task, shown_character = fields["task"], earlier.entry["character"]  # type: ignore[index]
         else:
             task, shown_character = _task_of(character), _character_of(character)  # type: ignore[arg-type]
     else:
-        shown_hand = [game.deck[c].face() for c in hand]  # type: ignore[attr-defined]
+        shown_hand = [game.face(c) for c in hand]  # type: ignore[attr-defined]
         shown_choices = list(choices)  # type: ignore[call-overload]
         task, shown_character = _task_of(character), _character_of(character)  # type: ignore[arg-type]
     return SeatPart(seat, {
@@ -204,17 +204,17 @@ def entry_facts(game: Game, index: int) -> tuple[object, ...]:
 def seat_entry(game: Game, facts: tuple[object, ...]) -> dict[str, object]:
     """A seat's public entry, from its `entry_facts` (and the deck's card faces)."""
     index, name, alive, lost, hand_count, messages, identity, locked, skipped, character = facts
-    deck = game.deck
+    colours = game._colours
     counts = dict.fromkeys(COLOURS, 0)
     for c in messages:  # type: ignore[attr-defined]
-        counts[deck[c].colour] += 1
+        counts[colours[c]] += 1
     return {
         "index": index,
         "name": name,
         "alive": alive,
         "lost": lost,
         "hand_count": hand_count,
-        "messages": [deck[c].face() for c in messages],  # type: ignore[attr-defined]
+        "messages": [game.face(c) for c in messages],  # type: ignore[attr-defined]
         "counts": counts,
         "identity": identity,
         "locked": locked,
@@ -260,6 +260,8 @@ def _stack_item(game: Game, item: StackItem, seat: int | None) -> dict[str, obje
         "card": card,
         "target_seat": item.target_seat,
         "target_card": target_card,
+        # A 识破 that resolved cancelled it (everyone saw that): another 识破 on it does nothing.
+        "cancelled": item.cancelled,
     }
 
 

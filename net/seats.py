@@ -51,6 +51,8 @@ class Session:
         #: against; None until a full `update` (a new connection, a new game, the lobby in between).
         self.base: Held | None = None
         self.chat_limiter = RateLimiter(CHAT_RATE, CHAT_BURST)
+        #: This connection asked to fast-forward the current game (`net.standins.StandIns.hurry`).
+        self.fast_forward = False
 
     def send(self, msg: dict[str, Any]) -> None:
         self.conn.send(msg)
@@ -83,6 +85,8 @@ class SeatSlot:
     remote_bot: bool = False
     #: The host muted this seat: its chat goes nowhere.
     muted: bool = False
+    #: The seat's player handed it to a bot (托管) and has not taken it back (`net.standins`).
+    auto: bool = False
 
     @property
     def online(self) -> bool:
@@ -144,6 +148,8 @@ class Seats:
                 return P.ProtocolError(P.FULL, "the game has started: reconnect with your token or spectate")
             if phase == LOBBY and taken >= players:
                 return P.ProtocolError(P.FULL, f"all {players} seats are taken")
+        if msg["bot"] and not is_host and not msg["spectate"]:
+            return None  # a bot client is named by the table (`bot_name`), like the host's own bots
         bad = names.problem(msg["name"]) if not is_host else None  # the host's own name is the table's
         if bad is not None:
             return P.ProtocolError(P.BAD_NAME, bad)
@@ -190,8 +196,11 @@ class Seats:
         elif msg["spectate"] or (is_host and phase != LOBBY):
             log.info("%s: %s joined as a spectator%s", self.table, msg["name"], " (host)" if is_host else "")
         else:
-            slot = SeatSlot(name=msg["name"], token=self.host_token if is_host else secrets.token_urlsafe(18),
-                            remote_bot=msg["bot"] and not is_host)
+            remote_bot = msg["bot"] and not is_host
+            if remote_bot:
+                session.name = self.bot_name()
+            slot = SeatSlot(name=session.name, token=self.host_token if is_host else secrets.token_urlsafe(18),
+                            remote_bot=remote_bot)
             slot.session = session
             self.slots.append(slot)
             self.reindex()
@@ -237,7 +246,7 @@ class Seats:
         slot.session = session
         was_offline = slot.offline_since is not None
         slot.offline_since = None
-        if slot.bot_level is None and slot.bot is not None:
+        if slot.bot_level is None and slot.bot is not None and not slot.auto:  # 托管 stays until taken back
             slot.bot = None
             log.info("%s: seat %d's owner is back; the stand-in bot stops", self.table, slot.index)
         log.info("%s: %s %s seat %d", self.table, slot.name, "reconnected to" if was_offline else "took over",
@@ -293,15 +302,22 @@ class Seats:
     # ------------------------------------------------------------------ bots, lobby, chat
 
     def append_bot(self, level: str) -> None:
-        names = {slot.name for slot in self.slots}
-        number = next(n for n in range(1, 100) if f"Bot {n}" not in names)
-        self.slots.append(SeatSlot(name=f"Bot {number}", token=None, bot_level=level, ready=True))
+        self.slots.append(SeatSlot(name=self.bot_name(), token=None, bot_level=level, ready=True))
         self.reindex()
+
+    def bot_name(self) -> str:
+        """`Bot N`, the lowest number no seat or spectator has: the one name style of every bot,
+        the host's own and `fengsheng bot` clients alike ("Bot N" is reserved, so no human has it)."""
+        taken = {names.skeleton(slot.name) for slot in self.slots}
+        taken |= {names.skeleton(session.name) for session in self.sessions}
+        number = next(n for n in range(1, 1000) if names.skeleton(f"Bot {n}") not in taken)
+        return f"Bot {number}"
 
     def to_lobby(self) -> None:
         """Before another game: the players present and the bots stay, every human must be ready again."""
         for slot in list(self.slots):
             slot.bot = None
+            slot.auto = False
             slot.ready = slot.bot_level is not None
             if slot.session is None and slot.bot_level is None:
                 self.slots.remove(slot)

@@ -52,7 +52,9 @@ async def test_remote_bots_are_ready_again_after_the_game_over_so_the_next_game_
         )
         async with asyncio.timeout(60):
             await asyncio.gather(play_to_end(aiter(me), me.choose), play_to_end(aiter(you), you.choose))
-        assert [s.name for s in table.slots if s.bot_level is None] == ["me", "you", "Bot random 1", "Bot random 2"]
+        # The table names bot clients as it names its own bots, and shows them as bots.
+        assert [s.name for s in table.slots if s.bot_level is None] == ["me", "you", "Bot 1", "Bot 2"]
+        assert [s.remote_bot for s in table.slots] == [False, False, True, True]
 
         # "you" leaves after the end and joins again: the table gathers, the humans press r.
         await you.close()

@@ -77,6 +77,29 @@ async def test_names_are_unique_after_folding_and_reserved_or_invisible_names_ar
         await server.close()
 
 
+async def test_a_bot_client_is_named_bot_n_by_the_table_and_no_human_gets_that_name() -> None:
+    """One name style for every bot: `fengsheng bot`'s hello says it is a bot and the table names
+    it as it names its own (`Bot N`, the lowest number free), shown to all as a bot."""
+    table = Table("t", players=6, timers=LONG)
+    table.add_bot()  # Bot 1
+    server = await started(table)
+    try:
+        human = await join(server.port, "Ann")
+        first = await join(server.port, "Bot normal 1", bot=True)
+        second = await join(server.port, "anything", bot=True)
+        assert [s.name for s in table.slots] == ["Bot 1", "Ann", "Bot 2", "Bot 3"]
+        assert [s.remote_bot for s in table.slots] == [False, False, True, True]
+        lobby = await until(human, lambda m: m.get("type") == "lobby" and len(m["table"]["seats"]) == 4)
+        assert [s["bot"] for s in lobby["table"]["seats"]][2:] == ["remote", "remote"]
+        err = await refused(server.port, "Bot 4")  # a human still cannot take a bot's name
+        assert err.code == P.BAD_NAME and "reserved" in err.message
+        await first.close()
+        await second.close()
+        await human.close()
+    finally:
+        await server.close()
+
+
 def test_the_skeleton_folds_case_width_accents_lookalikes_and_invisibles() -> None:
     assert len({names.skeleton(n) for n in ("Alice", "ALICE", "Аlice", "Al1ce", "Ａｌｉｃｅ", "Ali\u3164ce")}) == 1
     assert names.skeleton("老王") != names.skeleton("老五")

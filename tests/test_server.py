@@ -386,7 +386,7 @@ async def test_a_program_playing_a_seat_shows_as_a_bot_and_never_gets_the_host_r
                                                                             (None, False)]
         await ann.close()
         lobby = await until(bob, lambda m: m["type"] == "lobby" and len(m["table"]["seats"]) == 2)
-        assert [(s["name"], s["host"]) for s in lobby["table"]["seats"]] == [("Robo", False), ("Bob", True)]
+        assert [(s["name"], s["host"]) for s in lobby["table"]["seats"]] == [("Bot 1", False), ("Bob", True)]
         assert lobby["table"]["host"] is True  # Bob, seated after the bot, holds them now
         await robot.ready(True)
         await bob.op("start")

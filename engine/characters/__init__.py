@@ -100,6 +100,7 @@ class Character:
     implemented: bool = False
     acts: bool = False  # has an active skill: face-up, it may act in a window (asked by public facts)
     active_at: dict[str, tuple[Active, ...]] = field(default_factory=dict)  # moment -> its active skills
+    triggered_at: dict[str, tuple[Triggered, ...]] = field(default_factory=dict)  # event -> its triggered skills
 
 
 @dataclass
@@ -161,6 +162,8 @@ def register(cid: str, skills: tuple[Skill, ...], task: Task | None = None, task
         acts=any(isinstance(s, Active) for s in skills),
         active_at={moment: tuple(s for s in skills if isinstance(s, Active) and moment in s.moments)
                    for moment in {m for s in skills if isinstance(s, Active) for m in s.moments}},
+        triggered_at={event: tuple(s for s in skills if isinstance(s, Triggered) and s.event == event)
+                      for event in {s.event for s in skills if isinstance(s, Triggered)}},
     )
     assert {s.name for s in skills} == set(character.skill_names), f"{cid}: skills do not match the data"
     _REGISTRY.characters[cid] = character
@@ -402,19 +405,20 @@ def fire(game: Game, event: str, ctx: dict[str, Any], early: bool | None = None)
     answering = game.cast.answering.get(event)
     if not answering:
         return
-    decoyable = tuple(s for s in flip_triggers().get(event, ()) if early is None or s.early == early)
+    decoyable = _decoyable(event, early)
     seats = game.state.seats
+    characters = _REGISTRY.characters
     offers: list[tuple[bool, str, int, str]] = []
     for seat in game.order_from(game.state.current):
         if seat not in answering:
             continue
-        c = character_of(game, seat)
-        if c is None or not answers(game, seat, event, ctx):
+        cid = seats[seat].character
+        if cid is None or not answers(game, seat, event, ctx):
             continue
+        c = characters[cid]
         hidden = not seats[seat].face_up
-        for skill in c.skills:
-            if isinstance(skill, Triggered) and skill.event == event and usable(game, seat, skill) \
-                    and (early is None or skill.early == early) \
+        for skill in c.triggered_at.get(event, ()):
+            if usable(game, seat, skill) and (early is None or skill.early == early) \
                     and not (hidden and skill in decoyable) and skill.when(game, seat, ctx):
                 offers.append((not skill.saves, "skill.offer", seat, skill.name))
         if hidden and seats[seat].in_game:
@@ -422,9 +426,16 @@ def fire(game: Game, event: str, ctx: dict[str, Any], early: bool | None = None)
                 if skill.when(game, seat, ctx):
                     kind = "skill.offer" if skill in c.skills else "skill.decoy"
                     offers.append((not skill.saves, kind, seat, skill.name))
-    offers.sort(key=lambda o: o[0])  # stable: 顺位 kept within each group
+    if len(offers) > 1:
+        offers.sort(key=lambda o: o[0])  # stable: 顺位 kept within each group
     for _, kind, seat, name in reversed(offers):
         game.push(kind, seat, skill=name, ctx=ctx)
+
+
+@cache
+def _decoyable(event: str, early: bool | None) -> tuple[Triggered, ...]:
+    """The flip skills a face-down seat is offered at `event` (narrowed by `early`, see `fire`)."""
+    return tuple(s for s in flip_triggers().get(event, ()) if early is None or s.early == early)
 
 
 @cache

@@ -7,7 +7,9 @@ humans are ready starts again without anyone waiting on the bots.
 
 Each bot keeps the seat token of its welcome and, when the connection drops (a network hiccup, a
 host that crashed and came back with `--resume`), reconnects with it, waiting 1, 2, 4 … 10 s
-between tries, for up to `--reconnect` seconds. A name another seat has is numbered on.
+between tries, for up to `--reconnect` seconds. Its hello says it is a bot, so the table names
+it as it names its own bots ("Bot 3": the lowest number free) and shows it as a bot; "Bot N"
+stays a name no human can take.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--password", default=None, metavar="PW", help="table password")
     parser.add_argument("--delay", type=options.seconds, default=0.5, metavar="S", help="pause before each answer")
     parser.add_argument("--once", action="store_true", help="leave after one game is over")
+    parser.add_argument("--think", type=options.seconds, default=None, metavar="S",
+                        help="seconds the hard level thinks per decision (default: 1)")
     parser.add_argument("--reconnect", type=float, default=300.0, metavar="S",
                         help="after a drop, keep trying to take the seat back this long (default: 300)")
 
@@ -70,7 +74,7 @@ async def _one_bot(args: argparse.Namespace, host: str, port: int, n: int) -> bo
     from net import protocol as P
     from net.client import Client, ClientError, play_as_bot
 
-    name, suffix = f"Bot {args.level} {n + 1}", 1
+    name = "Bot"  # the table names a bot client itself (net/seats.py `bot_name`)
     token: str | None = None
     dropped_at: float | None = None
     wait = 1.0
@@ -79,10 +83,6 @@ async def _one_bot(args: argparse.Namespace, host: str, port: int, n: int) -> bo
         try:
             await client.connect(host, port, name, token=token, table=args.table, password=args.password, bot=True)
         except ClientError as exc:
-            if exc.code == P.NAME_TAKEN and token is None and suffix < 20:
-                suffix += 1
-                name = f"Bot {args.level} {n + 1}.{suffix}"
-                continue
             if dropped_at is None or exc.code in (P.AUTH, P.VERSION) or time.monotonic() - dropped_at > args.reconnect:
                 print(f"fengsheng bot: {exc}", file=sys.stderr)
                 return False
@@ -94,7 +94,7 @@ async def _one_bot(args: argparse.Namespace, host: str, port: int, n: int) -> bo
         # Seats are numbered from 1 here as in the lobby (the protocol counts from 0).
         seat = "?" if client.seat is None else client.seat + 1
         print(f"bot {n + 1} {'is back at' if again else 'joined'} table {client.table} in seat {seat}", flush=True)
-        await play_as_bot(client, lambda seat: make_bot(args.level, seat, secrets.randbits(32)), args.delay, args.once)
+        await play_as_bot(client, lambda seat: make_bot(args.level, seat, secrets.randbits(32), args.think), args.delay, args.once)
         over = bool(client.view and client.view.get("over"))
         await client.close()
         if args.once and over:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from string import Formatter
 from typing import Any
 
 from .catalogs import (
@@ -27,18 +28,34 @@ from .characters import GENDER, GENDER_SHORT, character_info, skill_title
 from .events import sentence
 
 
+def key_fields(text: str) -> list[str]:
+    """The binding ids a text names its keys by (`{key_confirm}` -> `confirm`)."""
+    return [name[4:] for _, name, _, _ in Formatter().parse(text) if name and name.startswith("key_")]
+
+
 class Words:
     """The strings of one language, with helpers for the engine's vocabulary."""
 
-    def __init__(self, lang: str = "zh") -> None:
+    def __init__(self, lang: str = "zh", keymap: Mapping[str, str] | None = None) -> None:
+        """`keymap`: the player's remapping (binding id -> keys): a `{key_<binding id>}` in a
+        text names the key really bound, in this language."""
         if lang not in LANGS:
             raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGS)}")
         self.lang = lang
         self.ui = UI[lang]
+        self.keymap = dict(keymap or {})
 
     def __call__(self, key: str, **kw: object) -> str:
         text = self.ui.get(key, key)
+        if "{key_" in text:
+            kw = {**{f"key_{b}": self.key(b) for b in key_fields(text)}, **kw}
         return text.format(**kw) if kw else text
+
+    def key(self, binding: str) -> str:
+        """The key a binding is on, as hints name it: `Enter`, `空格`, or the remapped keys."""
+        from ..keys import key_label  # keys builds on Words: imported when first needed
+
+        return key_label(binding, self, self.keymap)
 
     def error(self, code: object, message: object) -> str:
         """A server error in this language: its code in words (English keeps the server's detail)."""

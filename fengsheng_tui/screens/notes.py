@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
-from ..keys import NOTES_KEYS, TARGET_LETTERS
+from ..keys import NOTES_KEYS, TARGET_LETTERS, target_letters
 from ..safe_text import plain
 from ..widgets.seat import note_chip
 from .base import FsModal
@@ -51,10 +51,11 @@ class NotesScreen(FsModal):
             return
         app = self.fs_app
         words, state = app.words, app.state
+        letters = target_letters(app.keymap, "notes")
         lines = [Text(words("notes_title"), style="bold"),
-                 Text(words("notes_hint", letters="/".join(TARGET_LETTERS[: len(self.seats)])), style="dim")]
+                 Text(words("notes_hint", letters="/".join(letters[: len(self.seats)])), style="dim")]
         for i, seat in enumerate(self.seats):
-            line = Text(f" {TARGET_LETTERS[i]} ", style="bold")
+            line = Text(f" {letters[i]} ", style="bold")
             line.append_text(plain(words.seat_name(state.seats, seat, state.seat)))
             chip = note_chip(state.notes.get(seat), words, app.mono)
             if chip:
