@@ -122,6 +122,7 @@ class Client:
                     if self._base is None:
                         self._fail(P.ProtocolError(P.BAD_MESSAGE, "a patch arrived before any view"))
                         return
+                    patch = msg
                     try:
                         msg = self._patched(msg)
                     except P.ProtocolError as exc:
@@ -131,7 +132,7 @@ class Client:
                         self._tasks.append(closing)
                         return
                     try:
-                        P.check_view(msg["view"])
+                        P.check_patched(msg["view"], patch["changes"])
                     except P.ProtocolError as exc:
                         self._fail(exc)  # the patch applied, to a view that breaks the schema
                         return

@@ -728,7 +728,7 @@ def validate_client_message(msg: Any) -> dict[str, Any]:
 def validate_server_message(msg: Any) -> dict[str, Any]:
     """Check a decoded server message against ``SERVER_MESSAGES`` and the maps inside it against
     ``SERVER_CONTENTS`` (client and bot side). A patch's view is checked once applied
-    (``check_view``)."""
+    (``check_patched``, or ``check_view`` whole)."""
     msg = _validate(msg, SERVER_MESSAGES, "server")
     for name, content in SERVER_CONTENTS.get(msg["type"], {}).items():
         problem = content.check(msg[name])
@@ -742,6 +742,38 @@ def check_view(view: Any) -> None:
     problem = VIEW.check(view)
     if problem:
         raise ProtocolError(BAD_MESSAGE, _at("view", problem))
+
+
+def check_patched(view: dict[str, Any], changes: list[Any]) -> None:
+    """A view patched from one that passed ``check_view``, checked as ``check_view`` would: only the
+    values the patch put in, each against the part of ``VIEW`` at its path. The schema is made of
+    parts that check their members one by one (records, arrays, maps of values) and a patch adds or
+    removes no member, so the rest of the view is as valid as it was; where the path leads into an
+    ``Either`` (or anything else that judges its value whole), that value is checked whole."""
+    for change in changes:
+        path = change[0]
+        schema: Any = VIEW
+        node: Any = view
+        where = "view"
+        for step in path:
+            if type(schema) is Record:
+                inner = schema.fields.get(step)
+                if inner is None:
+                    schema = None  # a field the schema does not know is not checked
+                    break
+            elif type(schema) is ListOf:
+                inner = schema.item
+            elif type(schema) is Values:
+                inner = schema.value
+            else:
+                break
+            schema, node = inner, node[step]
+            where += f".{step}" if type(step) is str else f"[{step}]"
+        if schema is None:
+            continue
+        problem = schema.check(node)
+        if problem:
+            raise ProtocolError(BAD_MESSAGE, _at(where, problem))
 
 
 def _build(schemas: Mapping[str, Schema], kind: str, **fields: Any) -> dict[str, Any]:

@@ -330,3 +330,44 @@ async def test_a_choice_reaching_an_idle_table_is_applied_in_the_connections_cal
             await client.close()
     finally:
         await server.close()
+
+
+def test_a_patched_view_is_checked_through_what_the_patch_put_in_as_wholly() -> None:
+    """`check_patched` judges a patched view as `check_view` does, walking only the changed values:
+    over the patches of a real game, and the same patches with each value swapped for a wrong one."""
+    game = Game.new(GameConfig(players=9, identities="default", characters=True), 12)
+    rng = random.Random(12)
+    wrong: list[Any] = ["x", 7, None, [1], {"k": "v"}, True, -1.5]
+    last: dict[int | None, dict[str, Any]] = {}
+    checked = refused = 0
+    for _ in range(250):
+        if game.over:
+            break
+        for seat in (0, 4, None):
+            v = P.decode(P.encode(view(game, seat)))
+            changes = P.diff_view(last[seat], v) if seat in last else None
+            last[seat] = v
+            if not changes:
+                continue
+            before = P.decode(P.encode({"v": v}))["v"]
+            P.check_patched(P.apply_patch(before, changes), changes)
+            checked += 1
+            for i, (path, _) in enumerate(changes):
+                bad = [list(c) for c in changes]
+                bad[i] = [path, rng.choice(wrong)]
+                patched = P.apply_patch(before, bad)
+                try:
+                    P.check_view(patched)
+                    whole = None
+                except P.ProtocolError as exc:
+                    whole = exc.code
+                try:
+                    P.check_patched(patched, bad)
+                    walked = None
+                except P.ProtocolError as exc:
+                    walked = exc.code
+                assert walked == whole, (path, bad[i][1])
+                refused += whole is not None
+        prompt = rng.choice(game.pending())
+        game.choose(prompt.seat, prompt.id, rng.choice(prompt.options).id)
+    assert checked > 100 and refused > 100
