@@ -950,6 +950,8 @@ def main() -> None:
         print_floor(args.players, len(frame) - P.HEADER_SIZE, bare, decoded, fan, rtt_med, args.pause)
 
         if args.tables <= 0 or args.floor_only:
+            if args.paced_tables > 0 and not args.floor_only:
+                paced(args.paced_tables, args.paced_sampled, args.paced_seconds, args.paced_delay, args.paced_delay, data)
             return
         server, port = spawn(SERVER, str(args.tables), *game, data, characters, "-")
         try:
@@ -966,6 +968,8 @@ def main() -> None:
               f"({(cpu1 - cpu0) / elapsed * 100:.0f}% of one core); peak RSS {peak / 2**20:.1f} MiB; "
               f"defaults applied on expiry {summary['timeouts']}, worst lateness {summary['max_lateness']:.3f} s")
         print(f"  frame bytes: median {statistics.median(sizes):.0f}, largest {max(sizes)} over {len(sizes)} frames")
+        if args.paced_tables > 0:
+            paced(args.paced_tables, args.paced_sampled, args.paced_seconds, args.paced_delay, args.paced_delay, data)
 
 
 if __name__ == "__main__":
