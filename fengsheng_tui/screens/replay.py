@@ -6,12 +6,13 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..client_state import ClientState, LogEntry
 from ..keys import REPLAY_KEYS
 from ..replay_model import view_at
 from ..safe_text import clean_tree
+from ..widgets.footer import GameFooter
 from ..widgets.log import EventLog
 from ..widgets.seats import SeatsPanel
 from ..widgets.status import StatusBar
@@ -37,7 +38,7 @@ class ReplayScreen(FsScreen):
         yield SeatsPanel(id="replay-seats")
         yield EventLog(id="replay-log")
         yield Static(id="replay-step")
-        yield Footer(show_command_palette=False)
+        yield GameFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True

@@ -9,10 +9,11 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from ..choice import PASS_VERBS, Chooser
 from ..keys import TABLE_KEYS
+from ..widgets.footer import GameFooter
 from ..widgets.hand import HandPanel
 from ..widgets.log import EventLog
 from ..widgets.prompt import ROWS, PromptPanel, is_decoy
@@ -84,7 +85,7 @@ class TableScreen(FsScreen):
         yield PromptPanel(id="prompt")
         yield Input(id="chat", placeholder=self.fs_app.words("chat_placeholder"), max_length=200, disabled=True)
         yield Static(id="too-small")
-        yield Footer(show_command_palette=False)
+        yield GameFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True
