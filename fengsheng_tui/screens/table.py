@@ -73,6 +73,8 @@ class TableScreen(FsScreen):
         self.missed = False
         #: (prompt id, rows the ring had for it): see fit_ring.
         self.ring_room: tuple[object, int] = (None, 0)
+        #: (prompt id, rows) the prompt panel had for the open prompt: it keeps them till answered.
+        self.prompt_rows: tuple[object, int] = (None, 0)
         #: The prompt the terminal bell last rang for (Settings `b`).
         self.belled_for: object = None
 
@@ -142,7 +144,14 @@ class TableScreen(FsScreen):
                   skills=skills, chosen_skill=self.chooser.skill, layout=False)
         prompt.show(app.state, self.chooser, app.words, app.mono, layout=False, auto_passing=self.auto_passing())
         self.fix_height(hand, hand.lines + 2)
-        self.fix_height(prompt, min(prompt.lines, PROMPT_LINES))
+        # While one prompt is open its panel only grows: choosing a card (its targets appear) and
+        # backing out then re-lays out the screen once, not at every key.
+        rows = min(prompt.lines, PROMPT_LINES)
+        prompt_id = (app.state.prompt or {}).get("id") if open_ else None
+        if prompt_id is not None and self.prompt_rows[0] == prompt_id:
+            rows = max(rows, self.prompt_rows[1])
+        self.prompt_rows = (prompt_id, rows)
+        self.fix_height(prompt, rows)
         self.fit_ring()
         moment = self.moment()
         if moment != self.footer_for:
