@@ -3,6 +3,13 @@
     .venv/bin/python bench/bot_bench.py            # 1,000 games per arena (several minutes)
     .venv/bin/python bench/bot_bench.py --games 100 --json
     .venv/bin/python bench/bot_bench.py --characters-only   # only the arenas with characters
+    .venv/bin/python bench/bot_bench.py --hard --games 400 --rollouts 8   # hard vs normal (issue 16)
+    .venv/bin/python bench/bot_bench.py --hard-timing 3   # hard's decision time at its default budget
+
+`--hard` runs only the two arenas of `hard` against `normal` (6 players 3v3; 5 players with
+characters), hard searching a fixed number of rollouts per decision (`--rollouts`, deterministic)
+instead of its default 1 s budget, which 400 games could not afford here. `--hard-timing N` plays
+N games of each arena at the default budget and reports hard's decision time (median, p99).
 
 Arenas give each faction each level in alternate games (the harness reads the deal to seat the
 levels; the bots themselves only ever see their own projection). Decision time covers `observe`
@@ -24,11 +31,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bots import make_bot  # noqa: E402
+from bots.hard import HardBot  # noqa: E402
 from engine import Game, GameConfig  # noqa: E402
 from engine.selfplay import play  # noqa: E402
 from fengsheng_tui.commands.sim import rate  # noqa: E402
 from fengsheng_tui.progress import progress  # noqa: E402
 
+HARD_ARENAS = [
+    ("hard vs normal, 6 3v3", 6, "3v3", "hard", "normal", False),
+    ("hard vs normal, 5 players, characters", 5, "default", "hard", "normal", True),
+]
+HARD_OPTIONS: dict[str, object] = {}  # HardBot keyword arguments for the arenas (--rollouts, --budget)
 ARENAS = [
     ("normal vs random", 6, "3v3", "normal", "random", False),
     ("basic vs random", 6, "3v3", "basic", "random", False),
@@ -85,7 +98,8 @@ def identities_dealt(config: GameConfig, seed: int) -> list[str]:
 
 
 def timed_game(config: GameConfig, seed: int, levels: list[str], times: dict[str, list[float]]) -> Game:
-    bots = [make_bot(level, seat, seed * 16 + seat) for seat, level in enumerate(levels)]
+    bots = [HardBot(seat, seed * 16 + seat, **HARD_OPTIONS) if level == "hard"  # type: ignore[arg-type]
+            else make_bot(level, seat, seed * 16 + seat) for seat, level in enumerate(levels)]
     spent = [0.0] * len(levels)
 
     def observe(seat: int, events: list[dict]) -> None:
@@ -119,10 +133,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game of each arena")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--characters-only", action="store_true", help="only the arenas with characters")
+    parser.add_argument("--hard", action="store_true", help="only hard vs normal, at --rollouts per decision")
+    parser.add_argument("--only", default="", metavar="TEXT", help="only the arenas whose name contains TEXT")
+    parser.add_argument("--rollouts", type=int, default=8, help="hard's rollouts per decision with --hard")
+    parser.add_argument("--hard-timing", type=int, default=0, metavar="N",
+                        help="N games per hard arena at hard's default budget (decision time)")
     args = parser.parse_args(argv)
     times: dict[str, list[float]] = {}
     report: dict[str, object] = {}
-    for name, players, identities, first, second, characters in ARENAS:
+    arenas = ARENAS
+    if args.hard or args.hard_timing:
+        arenas = HARD_ARENAS
+        HARD_OPTIONS.clear()
+        if args.hard_timing:
+            args.games = args.hard_timing
+        else:
+            HARD_OPTIONS.update(budget=None, rollouts=args.rollouts)
+    for name, players, identities, first, second, characters in arenas:
+        if args.only not in name:
+            continue
         if args.characters_only and not characters:
             continue
         start = time.perf_counter()

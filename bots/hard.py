@@ -39,6 +39,7 @@ OUT = 1.5  # a member dead or lost
 
 class HardBot(NormalBot):
     level = "hard"
+    thinks = True  # searches for up to its budget: a server runs it off the event loop (net.table)
 
     def __init__(self, seat: int, seed: int, budget: float | None = DEFAULT_BUDGET, rollouts: int | None = None,
                  horizon: int | None = HORIZON, candidates: int = CANDIDATES) -> None:
@@ -103,8 +104,10 @@ class HardBot(NormalBot):
                 break
             world = sampler.sample(self.search_rng)
             worlds.append(world)
+            game = sampler.game(world)
             for c in alive:
-                scores[c].append(self._rollout(sampler, world, prompt_id, c))
+                # Every option plays on a copy of the same world, with the same future draws.
+                scores[c].append(self._rollout(game.copy(), world.seed, prompt_id, c))
             if left is not None:
                 left -= len(alive)
             if len(worlds) == halve_at and len(alive) > 2:
@@ -127,10 +130,9 @@ class HardBot(NormalBot):
                 best, edge = c, mean
         return best
 
-    def _rollout(self, sampler: Sampler, world: World, prompt_id: int, option: str) -> float:
-        game = sampler.game(world)
+    def _rollout(self, game, seed: int, prompt_id: int, option: str) -> float:  # noqa: ANN001 - an engine Game
         game.choose(self.seat, prompt_id, option)
-        bots = self._rollout_bots(game, world.seed)
+        bots = self._rollout_bots(game, seed)
 
         def decide(seat: int, view: dict, events: list[dict]) -> str:
             bot = bots[seat]

@@ -64,6 +64,7 @@ class FengshengApp(App[int]):
         mono: bool | None = None,
         replay: dict[str, Any] | None = None,
         replay_dir: Path | None = None,
+        keep_replays: Path | None = None,
         guest: GuestDoor | None = None,
         notices: list[str] | None = None,
     ) -> None:
@@ -87,6 +88,8 @@ class FengshengApp(App[int]):
         self.bell_on_move = start.bell
         self.replay_data = replay
         self.replay_dir = replay_dir
+        #: Where this client keeps its own seat's replays (None: it keeps none, e.g. a door's guest).
+        self.keep_replays = keep_replays
         #: A door's guest (browser, SSH): a name prompt first, and back to it when refused.
         self.guest = guest
         #: Shown once at start-up, for a long while (`play --web`: the address guests open).
@@ -279,20 +282,23 @@ class FengshengApp(App[int]):
             self.set_connection_lost(False)
         elif kind == "lobby":
             self.close_game_over()
-            if not isinstance(self.screen, TableLobbyScreen):
+            # A screen over the lobby (its timers, help) stays: the lobby under it shows the frame.
+            if not any(isinstance(screen, TableLobbyScreen) for screen in self.screen_stack):
                 self.push_screen(TableLobbyScreen())
         elif kind == "update":
             view = self.state.view or {}
             if not view.get("over"):
                 self.close_game_over()  # the next game has begun
-            if isinstance(self.screen, TableLobbyScreen):
+            if any(isinstance(screen, TableLobbyScreen) for screen in self.screen_stack):
+                while not isinstance(self.screen, TableLobbyScreen):
+                    self.pop_screen()
                 self.pop_screen()
             self.show_character_pick(view)
             if view.get("over") and not self.game_over_shown:
                 from .screens.game_over import GameOverScreen
 
                 self.game_over_shown = True
-                self.state.replay_path = self.state.replay_path or self.find_replay()
+                self.state.replay_path = self.state.replay_path or self.keep_replay() or self.find_replay()
                 self.refresh_all()
                 self.push_screen(GameOverScreen())
                 return
@@ -349,6 +355,17 @@ class FengshengApp(App[int]):
         if before != after and self.state.host and view and not view.get("over"):
             command = "pause" if after else "resume"
             self.send(lambda s: s.op(command))
+
+    def keep_replay(self) -> str | None:
+        """Write our seat's replay from the frames we received (`keep_replays`), if we keep them."""
+        if self.keep_replays is None:
+            return None
+        try:
+            path = self.state.recorder.save(self.keep_replays, self.state.table)
+        except OSError as exc:
+            self.log.error(f"could not keep the replay: {exc!r}")
+            return None
+        return str(path) if path is not None else None
 
     def find_replay(self) -> str | None:
         """Our seat's replay, written by a server on this machine (`fengsheng play`), if any."""

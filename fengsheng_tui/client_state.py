@@ -16,6 +16,7 @@ from typing import Any
 from net.protocol import time_left
 
 from .i18n import Words
+from .replay_recorder import ReplayRecorder
 from .safe_text import clean_tree
 
 LOG_LIMIT = 500
@@ -62,6 +63,8 @@ class ClientState:
     #: Identity notes the player put on seats (seat -> red/blue/neutral/unknown): kept here on
     #: this machine for this game only, never sent; the next game starts with none.
     notes: dict[int, str] = field(default_factory=dict)
+    #: What this seat was shown of the game so far, for the replay the client keeps of it.
+    recorder: ReplayRecorder = field(default_factory=ReplayRecorder)
 
     def apply(self, msg: dict[str, Any]) -> str:
         """Take one server message; returns its type so the app can route it.
@@ -96,6 +99,7 @@ class ClientState:
                 if isinstance(replay, str):
                     self.replay_path = replay
             seats = list(self.view.get("seats", [])) if self.view else []
+            self.recorder.take(view if isinstance(view, dict) else None, list(msg.get("events") or []))
             for ev in msg.get("events") or []:
                 if isinstance(ev, dict):
                     self.log_event(ev, seats)
@@ -158,6 +162,24 @@ class ClientState:
     @property
     def seats(self) -> list[dict[str, Any]]:
         return list(self.view.get("seats", [])) if self.view else []
+
+    @property
+    def auto(self) -> bool:
+        """Our seat is handed to a stand-in bot (托管): its prompts are the bot's to answer."""
+        seats = self.seats
+        seat = self.seat
+        return seat is not None and 0 <= seat < len(seats) and isinstance(seats[seat], dict) \
+            and seats[seat].get("auto") is True
+
+    @property
+    def out(self) -> bool:
+        """Our seat is out of the game (dead or lost), or we only watch: fast-forward is ours to ask."""
+        seats = self.seats
+        seat = self.seat
+        if seat is None:
+            return True
+        entry = seats[seat] if 0 <= seat < len(seats) and isinstance(seats[seat], dict) else {}
+        return entry.get("alive") is False or entry.get("lost") is True
 
     @property
     def hand(self) -> list[dict[str, Any]]:

@@ -90,3 +90,8 @@ def _mtime(path: Path) -> float:
         return path.stat().st_mtime
     except OSError:
         return 0.0
+
+
+def replays_dir() -> Path:
+    """Where a player's client keeps the replays of his own seat (written from what it received)."""
+    return data_dir() / "replays"

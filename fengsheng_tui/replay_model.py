@@ -1,8 +1,10 @@
-"""Stepping through a saved per-seat replay: the seat's own events plus its final view.
+"""Stepping through a saved per-seat replay: the seat's own events, its final view, and (in a
+replay its client wrote) the frames it received.
 
-A replay holds only what that seat was shown, so stepping can only rebuild public facts (turns, the
-phase, every hand's size, messages in front of each seat, deaths) and our own hand at the end;
-nothing else is invented.
+A replay holds only what that seat was shown. The public facts (turns, the phase, every hand's
+size, messages in front of each seat, deaths) are rebuilt from the events; the seat's hand, the
+travelling message, the stack and its open prompt come from the frames (a server-written replay
+has none: then only the final view has them). Nothing else is invented.
 """
 
 from __future__ import annotations
@@ -12,26 +14,74 @@ from pathlib import Path
 from typing import Any
 
 from engine.cards import TRUTH_OR_FALSE
+from net.replays import FRAME_KEYS
 
 
 def load_replay(path: Path) -> dict[str, Any]:
-    """Read a `.replay` file written by the server (msgpack map: seat, config, events, final).
+    """Read a `.replay` file (msgpack map: seat, config, events, final, and frames when the client
+    that received them wrote it).
 
-    A replay may come from anyone: its final view and every event are checked against the
-    protocol's schemas for what a server sends, so a broken file is refused here, not on screen."""
+    A replay may come from anyone: its final view, every event and every frame are checked against
+    the protocol's schemas for what a server sends, so a damaged or hostile file is refused here
+    with a ValueError saying what is wrong, never shown half."""
     from net.journal import read_replay
-    from net.protocol import EVENT, SEAT, VIEW
 
-    replay = read_replay(path)
-    if not isinstance(replay.get("events"), list) or not isinstance(replay.get("final"), dict):
-        raise ValueError(f"{path} is not a fengsheng replay (no events or final view)")
+    return check_replay(read_replay(path), str(path))
+
+
+def check_replay(replay: Any, name: str = "replay") -> dict[str, Any]:
+    """`replay` if it is a well-formed replay, else a ValueError naming the first problem."""
+    from net.protocol import EVENT, SEAT, VIEW
+    from net.replays import FRAME
+
+    if not isinstance(replay, dict) or not isinstance(replay.get("events"), list) \
+            or not isinstance(replay.get("final"), dict):
+        raise ValueError(f"{name} is not a fengsheng replay (no events or final view)")
     problem = SEAT.check(replay.get("seat")) or VIEW.check(replay["final"])
     if problem is None:
         problem = next((f"events[{i}]: {bad}" for i, event in enumerate(replay["events"])
                         if (bad := EVENT.check(event))), None)
+    frames = replay.get("frames", [])
+    if problem is None and not isinstance(frames, list):
+        problem = "frames must be a list"
+    if problem is None:
+        problem = next((f"frames[{i}]: {bad}" for i, frame in enumerate(frames) if (bad := FRAME.check(frame))), None)
+    if problem is None and any(a["at"] > b["at"] for a, b in zip(frames, frames[1:], strict=False)):
+        problem = "frames out of order"
+    if problem is None and frames and frames[-1]["at"] > len(replay["events"]):
+        problem = "a frame after the last event"
+    if problem is None and not isinstance(replay["final"].get("seats"), list):
+        problem = "the final view has no seats"
     if problem:
-        raise ValueError(f"{path} is not a fengsheng replay: {problem}")
+        raise ValueError(f"{name} is not a fengsheng replay: {problem}")
     return replay
+
+
+def frame_index(replay: dict[str, Any], step: int) -> int | None:
+    """The last frame seen by the time `step` events were (None: no frame yet, or none kept)."""
+    found = None
+    for i, frame in enumerate(replay.get("frames") or []):
+        if frame["at"] > step:
+            break
+        found = i
+    return found
+
+
+def decisions(replay: dict[str, Any]) -> list[int]:
+    """The frames where a decision of the seat's opened: a prompt that the frame before lacked."""
+    out, last = [], None
+    for i, frame in enumerate(replay.get("frames") or []):
+        prompt = frame.get("prompt")
+        key = prompt.get("id") if isinstance(prompt, dict) else None
+        if key is not None and key != last:
+            out.append(i)
+        last = key
+    return out
+
+
+def turn_steps(replay: dict[str, Any]) -> list[int]:
+    """The step just after each turn's start event (the first event of a turn shown)."""
+    return [i + 1 for i, ev in enumerate(replay["events"]) if ev.get("kind") == "turn_start"]
 
 
 #: Skills that put cards from a hand in front of a player as messages: the table sees only
@@ -49,11 +99,24 @@ PHASE_AFTER = {
 COLOURS = ("red", "blue", "black")
 
 
-def view_at(replay: dict[str, Any], step: int) -> dict[str, Any]:
-    """The table as the seat knew it after `step` events (the final view after the last one)."""
-    if step >= len(replay["events"]):
+def view_at(replay: dict[str, Any], step: int, frame: int | None = None) -> dict[str, Any]:
+    """The table as the seat knew it after `step` events (the final view after the last one): the
+    public facts rebuilt from the events, and the seat's hand, the travelling message, the stack
+    and its open prompt from `frame` (by default the last frame seen by then)."""
+    if step >= len(replay["events"]) and (frame is None or frame == len(replay.get("frames") or []) - 1):
         return copy.deepcopy(replay["final"])
-    return rebuild(replay, step)
+    view = rebuild(replay, step)
+    frames = replay.get("frames") or []
+    index = frame_index(replay, step) if frame is None else frame
+    if index is not None and 0 <= index < len(frames):
+        shown = frames[index]
+        view.update({key: copy.deepcopy(shown.get(key)) for key in FRAME_KEYS})
+        view["hand"] = view["hand"] or []
+        view["stack"] = view["stack"] or []
+        prompt = shown.get("prompt")
+        view["prompt"] = None
+        view["deciding"] = dict(prompt) if isinstance(prompt, dict) else None
+    return view
 
 
 def rebuild(replay: dict[str, Any], step: int) -> dict[str, Any]:

@@ -234,6 +234,32 @@ def write_replay(path: Path, replay: dict[str, Any]) -> None:
     write_private(path, msgpack.packb({"version": PROTOCOL_VERSION, **replay}, use_bin_type=True))
 
 
+#: Largest replay file read: far above a long game's events and frames (a few MiB).
+MAX_REPLAY = 64 * 1024 * 1024
+
+
+class ReplayError(ValueError):
+    """A file that is not a readable replay: what is wrong, in words, never a decoder's traceback."""
+
+
 def read_replay(path: Path) -> dict[str, Any]:
-    replay: dict[str, Any] = msgpack.unpackb(path.read_bytes(), raw=False, strict_map_key=True)
+    """Decode a replay strictly (a map with string keys, no ext types, under MAX_REPLAY): a replay
+    may come from anyone, so any damage is a ReplayError. Its contents are checked by the reader."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_REPLAY:
+            raise ReplayError(f"{path}: a replay of {size} bytes is over the cap of {MAX_REPLAY}")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ReplayError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        replay = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_no_ext, max_ext_len=0)
+    except Exception as exc:  # untrusted bytes: any decoder failure means "damaged"
+        raise ReplayError(f"{path} is damaged or not a fengsheng replay ({type(exc).__name__}: {exc})") from None
+    if not isinstance(replay, dict):
+        raise ReplayError(f"{path} is not a fengsheng replay (not a map)")
     return replay
+
+
+def _no_ext(code: int, data: bytes) -> Any:
+    raise ReplayError(f"msgpack ext type {code} is not allowed in a replay")

@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"fengsheng join: --log: {exc}", file=sys.stderr)
         return 2
     from fengsheng_tui.app import FengshengApp
+    from fengsheng_tui.paths import replays_dir
     from fengsheng_tui.preferences import resolve_lang
     from fengsheng_tui.recent import parse_address, remember
     from fengsheng_tui.seat_tokens import SeatTokens
@@ -58,6 +59,6 @@ def run(args: argparse.Namespace) -> int:
         session = NetSession(host, port, name, password=args.password, spectate=args.spectate,
                              token=args.host_token, seats=SeatTokens())
     app = FengshengApp(session, lang=lang, player_name=name, mono=args.mono, lobby=session is None,
-                       interfaces=args.interfaces)
+                       interfaces=args.interfaces, keep_replays=replays_dir())
     app.run()
     return int(app.return_code or 0)

@@ -97,6 +97,7 @@ async def start_table(args: argparse.Namespace, replay_dir: Path | None) -> Loca
 async def play(args: argparse.Namespace) -> int:
     from fengsheng_tui.app import FengshengApp
     from fengsheng_tui.commands.host import default_data_dir, open_data_dir
+    from fengsheng_tui.paths import replays_dir
     from fengsheng_tui.preferences import resolve_lang
     from fengsheng_tui.session import NetSession
 
@@ -134,7 +135,7 @@ async def play(args: argparse.Namespace) -> int:
             notices.append(f"SSH: {ssh_door.command()} · {ssh_door.fingerprint}")
         session = NetSession("127.0.0.1", local.port, name, token=local.host_token)
         app = FengshengApp(session, lang=lang, player_name=name, mono=args.mono,
-                           replay_dir=local.replay_dir, notices=notices)
+                           replay_dir=local.replay_dir, notices=notices, keep_replays=replays_dir())
         await app.run_async()
     finally:
         if ssh_door is not None:

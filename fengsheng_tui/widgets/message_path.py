@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
@@ -14,7 +15,6 @@ from ..client_state import ClientState
 from ..i18n import Words
 from ..safe_text import plain
 from .render import Remeasured, card_text, measure_console
-from .transit import keep_names
 
 
 def in_game(seat: Mapping[str, Any]) -> bool:
@@ -40,6 +40,35 @@ def route(seats: list[dict[str, Any]], message: Mapping[str, Any]) -> list[int]:
             order.append(seat)
     return [*order, sender]
 
+
+
+def keep_names(text: Text, names: list[str], width: int) -> list[Text]:
+    """`text` broken at spaces into lines of `width` cells, never inside a seat name: `at Bot` over
+    `3` reads as two things. A part wider than a line is left for Rich to fold."""
+    plain = text.plain
+    glued: set[int] = set()
+    for name in names:
+        at = plain.find(name) if " " in name else -1
+        while at >= 0:
+            glued.update(at + i for i, ch in enumerate(name) if ch == " ")
+            at = plain.find(name, at + 1)
+    cuts: list[int] = []
+    start = 0
+    space: int | None = None
+    for i, ch in enumerate(plain + " "):
+        if ch != " " or i in glued:
+            continue
+        if space is not None and cell_len(plain[start:i]) > width:
+            cuts.append(space)
+            start = space + 1
+        space = i
+    lines: list[Text] = []
+    for part in text.divide(cuts):
+        if lines:
+            part = part[1:]  # the space the line was broken at
+        part.overflow = "fold"
+        lines.append(part)
+    return lines
 
 class MessagePath(Remeasured, Static):
     """`密电 · 老王传出 · 向右传（逆时针）` over `老王 → Alice → [✉小李] → ~~Bob~~ → 老王` and its face."""

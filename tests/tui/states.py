@@ -41,6 +41,21 @@ def update(game: Game, seat: int, deadline: float = 12.0) -> dict[str, Any]:
     return {"type": "update", "view": v, "events": events_for(game, seat, 0)}
 
 
+def frames_of(game: Game, seat: int | None) -> list[dict[str, Any]]:
+    """The frames a server with a journal keeps for `seat` (`net.replays.FrameLog`): the game
+    played again from its record, taken after every choice."""
+    from net.replays import FrameLog
+
+    record = game.record()
+    again = Game.new(GameConfig.from_dict(record["config"]), int(record["seed"]))  # type: ignore[arg-type]
+    log = FrameLog(len(again.state.seats))
+    log.take(again)
+    for choice in record["choices"]:  # type: ignore[attr-defined]
+        again.choose(int(choice[0]), int(choice[1]), str(choice[2]))
+        log.take(again)
+    return log.frames[seat]
+
+
 def welcome(seat: int) -> dict[str, Any]:
     return {"type": "welcome", "seat": seat, "token": "t", "table": "snap", "host": True}
 

@@ -15,7 +15,7 @@ from engine import events_for, view
 from fengsheng_tui.app import FengshengApp
 from fengsheng_tui.screens.lobby import LobbyScreen
 
-from .states import ScriptedSession, play_until, update, welcome
+from .states import ScriptedSession, frames_of, play_until, update, welcome
 
 SIZES = [(80, 24), (120, 40)]
 
@@ -131,9 +131,11 @@ def test_lan_lobby(snap_compare: Any, size: tuple[int, int], tmp_path: Any) -> N
 @pytest.mark.parametrize("size", SIZES)
 def test_replay(snap_compare: Any, size: tuple[int, int]) -> None:
     game = play_until(3, lambda g: False)
-    replay = {"seat": 2, "table": "snap", "events": events_for(game, 2, 0), "final": view(game, 2)}
+    replay = {"seat": 2, "table": "snap", "events": events_for(game, 2, 0), "final": view(game, 2),
+              "frames": frames_of(game, 2)}
     app = FengshengApp(lang="zh", replay=replay, keymap={}, clock=frozen)
-    assert snap_compare(app, terminal_size=size, run_before=lambda pilot: settle(pilot, *["right"] * 30))
+    # Our seventh decision, then five steps on: our hand, a message coming to us, on the ring.
+    assert snap_compare(app, terminal_size=size, run_before=lambda pilot: settle(pilot, *["n"] * 7, *["right"] * 5))
 
 
 @pytest.mark.parametrize("size", SIZES)

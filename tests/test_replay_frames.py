@@ -1,0 +1,43 @@
+"""A server-written replay carries frames: what each seat saw between events (its hand, the
+travelling message, the stack, its open prompt), so the viewer shows them at every step; each
+seat's frames are exactly views it was sent, never another seat's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_journal_integrity import finished_game
+
+from engine import Game, GameConfig, view
+from fengsheng_tui.replay_model import load_replay
+from net.records import unpack_record
+from net.replays import frame_of
+
+
+async def test_each_seats_replay_holds_the_frames_that_seat_saw(tmp_path: Path) -> None:
+    table, journal, _ = await finished_game(tmp_path)
+    record = unpack_record(journal.with_suffix(".record").read_bytes())
+    # Every view each seat could have been sent, after each choice.
+    game = Game.new(GameConfig.from_dict(record["config"]), int(record["seed"]))
+    possible: dict[int | None, list[dict[str, object]]] = {seat: [] for seat in [*range(4), None]}
+    for choice in [None, *record["choices"]]:
+        if choice is not None:
+            game.choose(int(choice[0]), int(choice[1]), str(choice[2]))
+        for seat in possible:
+            possible[seat].append(frame_of(view(game, seat), len(game.events)))
+    prompted = set()
+    for seat, label in [*((s, f"seat{s}") for s in range(4)), (None, "public")]:
+        replay = load_replay(journal.with_suffix(f".{label}.replay"))
+        frames = replay["frames"]
+        assert len(frames) > 10
+        assert any(f["message"] for f in frames) and any(f["stack"] for f in frames)
+        if seat is not None:
+            assert any(f["hand"] for f in frames)
+            if any(f["prompt"] for f in frames):
+                prompted.add(seat)
+        else:
+            assert not any(f["hand"] or f["prompt"] for f in frames)  # a spectator holds no cards
+        for frame in frames:
+            assert frame in possible[seat]  # a view of this seat's, at that moment
+    # The client's seat was sent its prompts (a bot answers its own before the frames go out).
+    assert prompted
