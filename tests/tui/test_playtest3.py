@@ -24,7 +24,6 @@ from .states import ScriptedSession, play_until, update, welcome
 from .test_lobby_host import wait_for
 from .test_playtest import help_text
 from .test_waiting import frozen, nothing_playable
-from .waiting import wait_until
 
 
 def own_play_phase(g: Game) -> bool:
