@@ -42,6 +42,7 @@ HARD_ARENAS = [
     ("hard vs normal, 5 players, characters", 5, "default", "hard", "normal", True),
 ]
 HARD_OPTIONS: dict[str, object] = {}  # HardBot keyword arguments for the arenas (--rollouts, --budget)
+LOG: list[str] = []  # --log FILE: one line per game, so a long run's partial results can be read
 ARENAS = [
     ("normal vs random", 6, "3v3", "normal", "random", False),
     ("basic vs random", 6, "3v3", "basic", "random", False),
@@ -76,6 +77,10 @@ def run_arena(players: int, identities: str, first: str, second: str, games: int
                 side_wins[side] += 1
             if winners and first != second:
                 wins[levels[winners[0]]] += 1
+            if LOG:
+                with open(LOG[0], "a", encoding="utf-8") as out:
+                    out.write(f"{first} vs {second} players={players} characters={characters} game={k + 1} "
+                              f"seed={seed} {first}={wins[first]} {second}={wins[second]}\n")
             advance(1)
     present = [side for side in SIDES if side in dealt]
     result: dict[str, object] = {
@@ -135,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--characters-only", action="store_true", help="only the arenas with characters")
     parser.add_argument("--hard", action="store_true", help="only hard vs normal, at --rollouts per decision")
     parser.add_argument("--only", default="", metavar="TEXT", help="only the arenas whose name contains TEXT")
+    parser.add_argument("--log", default=None, metavar="FILE", help="append one line per game to FILE")
     parser.add_argument("--rollouts", type=int, default=8, help="hard's rollouts per decision with --hard")
     parser.add_argument("--hard-timing", type=int, default=0, metavar="N",
                         help="N games per hard arena at hard's default budget (decision time)")
@@ -142,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     times: dict[str, list[float]] = {}
     report: dict[str, object] = {}
     arenas = ARENAS
+    if args.log:
+        LOG[:] = [args.log]
     if args.hard or args.hard_timing:
         arenas = HARD_ARENAS
         HARD_OPTIONS.clear()
