@@ -125,6 +125,53 @@ def timed_game(config: GameConfig, seed: int, levels: list[str], times: dict[str
     return play(config, seed, decide, check=False, observe=observe)
 
 
+def world_timing(moments: int, seed: int) -> dict[str, object]:
+    """µs per world sampled and built from a seat's view and log (bots.worlds), and ms per hard
+    rollout (a copy of the world, the option, `normal` everywhere to the horizon), over decisions
+    of random games (6 players 3v3, and 5 with characters). CPU time of this process."""
+    import random
+
+    from bots.worlds import Sampler
+    from engine import events_for, view
+    from engine import worlds as W
+
+    report: dict[str, object] = {}
+    for label, config in (("6 3v3", GameConfig(players=6, identities="3v3")),
+                          ("5 characters", GameConfig(players=5, identities="default", characters=True))):
+        rng = random.Random(seed)
+        sampled = rolled = 0
+        sample_time = roll_time = 0.0
+        k = 0
+        while sampled < moments:
+            game = Game.new(config, seed + k)
+            bots = [make_bot("random", s, k * 16 + s) for s in range(config.players)]
+            k += 1
+            while not game.over and sampled < moments:
+                prompt = min(game.pending(), key=lambda p: p.seat)
+                seat_view, events = view(game, prompt.seat), events_for(game, prompt.seat)
+                if len(prompt.options) > 1 and rng.random() < 0.2:
+                    try:
+                        start = time.process_time()
+                        sampler = Sampler(seat_view, events)
+                        world = sampler.sample(rng)
+                        built = sampler.game(world)
+                        sample_time += time.process_time() - start
+                        sampled += 1
+                        hard = HardBot(prompt.seat, k)
+                        hard.observe(events)
+                        hard._load(seat_view)
+                        start = time.process_time()
+                        hard._rollout(built.copy(), world.seed, prompt.id, prompt.default)
+                        roll_time += time.process_time() - start
+                        rolled += 1
+                    except W.Unsupported:
+                        pass
+                game.choose(prompt.seat, prompt.id, bots[prompt.seat].decide(seat_view))
+        report[label] = {"worlds": sampled, "us_per_world": round(sample_time / sampled * 1e6, 1),
+                         "ms_per_rollout": round(roll_time / rolled * 1e3, 2)}
+    return report
+
+
 def percentiles(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
     return {"choices": len(ordered), "median_ms": round(statistics.median(ordered) * 1e3, 4),
@@ -141,12 +188,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hard", action="store_true", help="only hard vs normal, at --rollouts per decision")
     parser.add_argument("--only", default="", metavar="TEXT", help="only the arenas whose name contains TEXT")
     parser.add_argument("--log", default=None, metavar="FILE", help="append one line per game to FILE")
+    parser.add_argument("--worlds", type=int, default=0, metavar="N",
+                        help="only time N worlds sampled (and one hard rollout each) per table size")
     parser.add_argument("--rollouts", type=int, default=8, help="hard's rollouts per decision with --hard")
     parser.add_argument("--hard-timing", type=int, default=0, metavar="N",
                         help="N games per hard arena at hard's default budget (decision time)")
     args = parser.parse_args(argv)
     times: dict[str, list[float]] = {}
     report: dict[str, object] = {}
+    if args.worlds:
+        print(json.dumps(world_timing(args.worlds, args.seed), indent=1))
+        return 0
     arenas = ARENAS
     if args.log:
         LOG[:] = [args.log]
