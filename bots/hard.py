@@ -31,6 +31,7 @@ DEFAULT_BUDGET = 1.0  # seconds per decision
 HORIZON = 2  # turns played on before a world is scored (None: to the end)
 CANDIDATES = 6  # options searched at most (normal's choice and the default among them)
 MARGIN = 0.02  # how much better than normal's choice an option must score, beyond its standard error
+MIN_WORLDS = 4  # fewer worlds than this say too little to overrule normal's choice
 FACTION_COLOUR = {"military": "blue", "latent": "red"}
 GAIN = (0.0, 0.6, 1.6)  # worth of a faction member's count of its own colour (the third one wins)
 HURT = (0.0, 0.3, 1.2)  # cost of a member's count of black messages (the third one kills)
@@ -118,6 +119,8 @@ class HardBot(NormalBot):
             if left is None and deadline is None:
                 break
         n = len(worlds)
+        if n < MIN_WORLDS:
+            return baseline
         base = scores[baseline][:n]
         best, edge = baseline, 0.0
         for c in alive:
