@@ -53,7 +53,8 @@ class HardBot(NormalBot):
         self.events: list[dict] = []
         self.shadows: dict[int, Beliefs] = {}
         self._fed = 0
-        self.searched = 0  # decisions settled by search (for benches)
+        self.searched = 0  # decisions settled by search (for benches and tests)
+        self.overruled = 0  # ...of which the search chose another option than normal's
 
     def observe(self, events: list[dict]) -> None:
         super().observe(events)
@@ -73,7 +74,9 @@ class HardBot(NormalBot):
             return baseline
         self._feed_shadows(view)
         self.searched += 1
-        return self._search(sampler, view, candidates, baseline)
+        choice = self._search(sampler, view, candidates, baseline)
+        self.overruled += choice != baseline
+        return choice
 
     # ------------------------------------------------------------------ search
 
