@@ -214,6 +214,12 @@ class Client:
     async def ready(self, is_ready: bool = True) -> None:
         self._send(P.ready(is_ready))
 
+    async def auto(self, on: bool) -> None:
+        self._send(P.auto(on))
+
+    async def fast_forward(self, on: bool = True) -> None:
+        self._send(P.fast_forward(on))
+
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()

@@ -231,7 +231,7 @@ class RecordingFanOut(FanOut):
     """A real fan-out that also keeps every frame it wrote, decoded."""
 
     def __init__(self, table: Table) -> None:
-        super().__init__(table.name, table.seats, table.timing)
+        super().__init__(table.name, table.seats, table.timing, table.standins)
         self.built: list[dict[str, Any]] = []
 
     def write(self, session: Session, frames: list[bytes]) -> None:

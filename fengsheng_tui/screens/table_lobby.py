@@ -16,7 +16,8 @@ from ..keys import TABLE_LOBBY_KEYS
 from ..safe_text import plain
 from .base import FsScreen
 
-OPTION_KEYS = ("players", "identities", "deck", "characters", "character_choices", "timers", "bots", "password")
+OPTION_KEYS = ("players", "identities", "deck", "characters", "character_choices", "timers", "bot_delay", "bots",
+               "password")
 
 
 def seat_entries(table: dict[str, Any]) -> list[dict[str, Any]]:
@@ -61,7 +62,8 @@ def players_note(players: int, characters: bool, taken: int, words: Words) -> st
 
 
 #: Actions only the host may take: hidden from everyone else's footer, and their keys do nothing.
-HOST_ACTIONS = frozenset({"start", "bot", "bot_level", "players", "identities", "characters", "deck", "mute_spectators"})
+HOST_ACTIONS = frozenset({"start", "bot", "bot_level", "players", "identities", "characters", "deck",
+                          "mute_spectators", "timers"})
 
 
 class TableLobbyScreen(FsScreen):
@@ -155,6 +157,8 @@ class TableLobbyScreen(FsScreen):
                     value = words("on_") if value else words("off")
                 elif isinstance(value, dict):
                     value = words.timers(value)
+                elif key == "bot_delay" and isinstance(value, int | float):
+                    value = words("seconds", s=f"{value:g}")
                 parts.append(plain(f"{words(key)}: {value}"))
         parts.append(Text(""))
         parts.append(Text(words("host_hint" if host else "guest_hint"), style="dim"))
@@ -248,6 +252,12 @@ class TableLobbyScreen(FsScreen):
         names = list(deck_variants())
         current = self.options.get("deck")
         self._op("set_deck", deck=names[(names.index(current) + 1) % len(names)] if current in names else names[0])
+
+    def action_timers(self) -> None:
+        """The host's timers and the bots' delay, changed a step at a time (`screens/timers.py`)."""
+        from .timers import TimersScreen
+
+        self.app.push_screen(TimersScreen())
 
     def action_mute_spectators(self) -> None:
         """Mute every spectator's chat, or lift it (the host's `m`)."""
