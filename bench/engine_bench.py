@@ -4,8 +4,10 @@ Configurations: 4 and 6 players without characters, 5 and 9 players with charact
 skills, secret tasks). Two figures each: the bare engine (a random option of a random open prompt,
 no projection) and full self-play (every decision through `view`, invariants after every step, as
 the random-play tests run). Times are CPU time of this process (the machine is shared).
-Run: `.venv/bin/python bench/engine_bench.py [--games N] [--repeats R] [--profile]`; the bare
-engine's figure is the best of R runs over the same seeds, with their median beside it.
+Run: `.venv/bin/python bench/engine_bench.py [--games N] [--repeats R] [--profile] [--compiled]`;
+the bare engine's figure is the best of R runs over the same seeds, with their median beside it.
+`--compiled` measures the engine compiled by mypyc instead (bench/compiled.py builds it into
+build/mypyc/ first if it is missing or stale): the same games, faster. `--bare-only` skips self-play.
 """
 
 from __future__ import annotations
@@ -15,12 +17,15 @@ import cProfile
 import pstats
 import random
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from engine import Game, GameConfig
 from engine.selfplay import play
 
-TARGET_GAMES_PER_SECOND = 200  # five players with characters, bare engine
+TARGET_GAMES_PER_SECOND = 400  # five players with characters, bare engine (issue 16: 2x the 200 of issue 11)
 CHARACTER_FACTOR = 2.0  # decisions/s with characters within this factor of the figure without
 
 CONFIGS = [(4, "novice", False), (6, "3v3", False), (5, "default", True), (9, "default", True)]
@@ -83,7 +88,13 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=300, help="games per configuration (default 300)")
     parser.add_argument("--repeats", type=int, default=5, help="runs of the bare engine, best reported (default 5)")
     parser.add_argument("--profile", action="store_true", help="cProfile the bare engine instead")
+    parser.add_argument("--compiled", action="store_true", help="the bare engine compiled by mypyc (bench/compiled.py)")
+    parser.add_argument("--bare-only", action="store_true", help="skip the self-play figures")
     args = parser.parse_args()
+    if args.compiled:
+        return run_compiled(args.games, args.repeats, args.bare_only)
+    import engine
+    print(f"engine: {'compiled' if engine.game.__file__.endswith('.so') else 'interpreted'} ({Path(engine.__file__).parent})")
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
@@ -100,8 +111,9 @@ def main() -> int:
         print(label(players, identities, characters) + ":")
         bare[players, identities, characters] = measure(
             "bare engine", args.games, lambda seed, c=config: bare_game(c, seed), args.repeats)
-        measure("self-play, views+invariants", args.games,
-                lambda seed, c=config: play(c, seed, random_decider(seed)))
+        if not args.bare_only:
+            measure("self-play, views+invariants", args.games,
+                    lambda seed, c=config: play(c, seed, random_decider(seed)))
     five = bare[5, "default", True][0]
     print(f"target {TARGET_GAMES_PER_SECOND} five-player games/s (bare engine, characters): {five:.1f} — "
           + ("met" if five >= TARGET_GAMES_PER_SECOND else "missed"))
@@ -111,6 +123,16 @@ def main() -> int:
     print(f"decisions/s without characters / with: {factor:.2f} (want at most {CHARACTER_FACTOR}) — "
           + ("met" if factor <= CHARACTER_FACTOR else "missed"))
     return 0
+
+
+def run_compiled(games: int, repeats: int, bare_only: bool) -> int:
+    """This bench in a process that imports the mypyc build of the engine (views and invariants,
+    which self-play adds, stay interpreted)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from compiled import environment
+
+    command = [sys.executable, __file__, "--games", str(games), "--repeats", str(repeats)]
+    return subprocess.run(command + ["--bare-only"] * bare_only, env=environment(), check=False).returncode
 
 
 if __name__ == "__main__":

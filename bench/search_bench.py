@@ -7,7 +7,8 @@
   and the same played by random choices straight on the engine (the cheapest policy), for scale.
 
 Times are CPU time of this process (the machine is shared); each figure is the best of `--repeats`.
-Run: `.venv/bin/python bench/search_bench.py [--positions N] [--rollouts N] [--repeats R]`.
+Run: `.venv/bin/python bench/search_bench.py [--positions N] [--rollouts N] [--repeats R] [--compiled]`;
+`--compiled`: with the engine compiled by mypyc (bench/compiled.py; views and bots stay interpreted).
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from __future__ import annotations
 import argparse
 import copy
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH: --compiled puts the build there
 
 from bots import make_bot  # noqa: E402
 from engine import Game, GameConfig, events_for, view  # noqa: E402
@@ -109,7 +111,16 @@ def main() -> int:
     parser.add_argument("--rollouts", type=int, default=20, help="rollouts per configuration")
     parser.add_argument("--at", type=int, default=150, help="decisions of random play before a rollout")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--compiled", action="store_true", help="the engine compiled by mypyc (bench/compiled.py)")
     args = parser.parse_args()
+    if args.compiled:
+        from compiled import environment
+
+        env = environment()
+        rest = [a for a in sys.argv[1:] if a != "--compiled"]
+        return subprocess.run([sys.executable, __file__, *rest], env=env, check=False).returncode
+    import engine.game
+    print(f"engine: {'compiled' if engine.game.__file__.endswith('.so') else 'interpreted'}")
     for players, identities, characters in CONFIGS:
         config = GameConfig(players=players, identities=identities, characters=characters)
         print(f"{players} players, {identities}, {'characters' if characters else 'no characters'}:")

@@ -93,6 +93,12 @@ def deck_variants() -> tuple[str, ...]:
 
 
 @cache
+def card_colours(variant: str) -> tuple[str, ...]:
+    """By card id, the colour of each card of a variant (colours are counted after every step)."""
+    return tuple(card.colour for card in build_deck(variant))
+
+
+@cache
 def plain_faces(variant: str) -> tuple[dict[str, object] | None, ...]:
     """By card id, the face of each card of a variant as `Card.face` gives it, for `Game.face` to
     copy (a copy is twice as quick to make); None for a 试探, whose face holds a dict of its own."""

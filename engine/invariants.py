@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
-from weakref import WeakKeyDictionary
 
 from . import prompts as P
 from .cards import BLACK
@@ -61,9 +60,11 @@ def _all_cards(n: int) -> frozenset[int]:
     return frozenset(range(n))
 
 
-# Prompts already found well-formed, per game: a prompt never changes, and a window's prompts stay
-# open for many steps, so each is checked once (the memo is not part of the game).
-_sound_prompts: WeakKeyDictionary[Game, dict[int, Prompt]] = WeakKeyDictionary()
+# Prompts already found well-formed, for the game checked last: a prompt never changes, and a
+# window's prompts stay open for many steps, so each is checked once (the memo is not part of the
+# game; checking another game starts a new one). Not a weak dictionary of games: a game compiled by
+# mypyc (bench/compiled.py) takes no weak reference.
+_sound_prompts: tuple[Game | None, dict[int, Prompt]] = (None, {})
 
 
 def _progress(game: Game) -> list[str]:
@@ -71,7 +72,10 @@ def _progress(game: Game) -> list[str]:
     s = game.state
     prompts = game.prompts
     problems = []
-    sound = _sound_prompts.setdefault(game, {})
+    global _sound_prompts
+    if _sound_prompts[0] is not game:
+        _sound_prompts = (game, {})
+    sound = _sound_prompts[1]
     for seat, prompt in prompts.items():
         if prompt.seat != seat:
             problems.append(f"prompt {prompt.id} is filed under seat {seat} but asks seat {prompt.seat}")

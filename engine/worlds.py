@@ -31,6 +31,7 @@ from .game import _AFTER_WINDOW, Game, _answer_orders
 from .state import PLAY, RECEIVE, SEND, WINDOW, GameState, Message, Seat, StackItem, Window
 from .view import events_for, view
 
+_MOVES_MESSAGE = frozenset({"received", "obtained", "burned", "message_to_pile", "message_to_hand", "message_taken"})
 SUPPORTED = (P.PLAY_PHASE, P.SEND_MESSAGE, P.RECEIVE_DECISION, P.RESPONSE)
 _NODE_OF = {P.PLAY_PHASE: PLAY, P.SEND_MESSAGE: SEND, P.RECEIVE_DECISION: RECEIVE}
 _PLACEHOLDER = Event(-1, "earlier", {})
@@ -82,12 +83,12 @@ class Reading:
     characters: dict[int, str]  # every seat whose character the seat knows (its own, face-up, seen)
     identities: dict[int, str]  # every seat whose identity the seat knows
     revealed: frozenset[int]
-    cancelled: tuple[bool, ...]  # per stack item
     sent_back: bool
     decrypted: frozenset[int]  # seats that have looked at the travelling message
     last_black_by: dict[int, int | None]
     deaths: tuple[int, ...]
     log_length: int
+    left: dict[int, tuple[list[int], int]]  # seat out of the game -> (messages it left with, turn)
 
 
 def read(view: dict, events: list[dict]) -> Reading:
@@ -162,43 +163,45 @@ def read(view: dict, events: list[dict]) -> Reading:
     hidden = Hidden(pool, hands, int(view["pile"]), 0 if isinstance(discard, list) else int(discard),
                     int(view["removed"]), hidden_message, tuple(probes), unknown, identity_pool,
                     tuple(faced_down), character_pool)
-    stack = view["stack"]
-    cancelled = tuple(log.cancelled) if len(log.cancelled) == len(stack) else (False,) * len(stack)
-    return Reading(view, seat, config, hidden, known_chars, known_ids, frozenset(log.revealed), cancelled,
+    return Reading(view, seat, config, hidden, known_chars, known_ids, frozenset(log.revealed),
                    log.sent_back and view["phase"] == "arrive", frozenset(log.decrypted), dict(log.last_black_by),
-                   tuple(log.deaths), int(view["log_length"]))
+                   tuple(log.deaths), int(view["log_length"]), log.left)
 
 
 class _Log:
-    """What the seat's event log says beyond its view: who showed an identity, which stack items a
-    识破 cancelled, whether a 退回 resolved in this arrive window, who looked at the message,
+    """What the seat's event log says beyond its view: who showed an identity, whether a 退回
+    resolved in this arrive window, who looked at the message,
     who put each seat's latest black message there, the order of deaths, characters seen."""
 
     def __init__(self, seat: int, events: list[dict]) -> None:
         self.revealed: set[int] = set()
-        self.cancelled: list[bool] = []
         self.sent_back = False
         self.decrypted: set[int] = set()
         self.last_black_by: dict[int, int | None] = {}
         self.deaths: list[int] = []
         self.characters: dict[int, str] = {}
         self.my_choices: set[str] = set()
+        # Messages in front of each seat as the log moves them, for what a seat left with when it
+        # went out (the game-over view shows it): placed, and taken away by burns and skills.
+        self.messages: dict[int, list[int]] = {}
+        self.left: dict[int, tuple[list[int], int]] = {}
+        turn = 0
         for e in events:
             kind = e["kind"]
+            card_id = (e.get("card") or {}).get("id") if isinstance(e.get("card"), dict) else None
+            if kind in _MOVES_MESSAGE and card_id is not None:
+                for held in self.messages.values():
+                    if card_id in held:
+                        held.remove(card_id)
+                if kind in ("received", "obtained", "message_taken"):
+                    self.messages.setdefault(int(e["seat"]), []).append(int(card_id))
             if kind == "turn_start":
-                self.cancelled = []
+                turn = int(e.get("turn") or turn)
                 self.sent_back = False
                 self.decrypted = set()
-            elif kind == "played":
-                self.cancelled.append(False)
-            elif kind in ("resolved", "no_effect"):
-                if self.cancelled:
-                    self.cancelled.pop()
-                if kind == "resolved" and (e.get("card") or {}).get("function") == SEND_BACK:
+            elif kind == "resolved":
+                if (e.get("card") or {}).get("function") == SEND_BACK:
                     self.sent_back = True
-            elif kind == "cancelled":
-                if self.cancelled:
-                    self.cancelled[-1] = True
             elif kind == "arrived" or kind == "sent":
                 self.sent_back = False
                 if kind == "sent":
@@ -211,6 +214,7 @@ class _Log:
                     self.last_black_by[int(e["seat"])] = None if by is None else int(by)
             elif kind in ("died", "lost"):
                 self.revealed.add(int(e["seat"]))
+                self.left[int(e["seat"])] = (self.messages.pop(int(e["seat"]), []), turn)
                 if kind == "died":
                     self.deaths.append(int(e["seat"]))
                 if e.get("character"):
@@ -245,6 +249,8 @@ def build(reading: Reading, fill: Fill, seed: int) -> Game:
             c = e["character"]
             seat.face_up = True if c is None else bool(c["face_up"])
         seat.last_black_by = reading.last_black_by.get(index)
+        if index in reading.left:
+            seat.left_with, seat.left_turn = list(reading.left[index][0]), reading.left[index][1]
         seats.append(seat)
     discard = [int(c["id"]) for c in v["discard"]] if isinstance(v["discard"], list) else list(fill.discard)
     state = GameState(config=config, seed=seed, rng=random.Random(seed), seats=seats, pile=list(fill.pile),
@@ -274,7 +280,7 @@ def build(reading: Reading, fill: Fill, seed: int) -> Game:
         target_card = item["target_card"]
         state.stack.append(StackItem(card, int(item["user"]), str(item["function"]), item["target_seat"],
                                      None if target_card is None or "id" not in target_card else int(target_card["id"]),
-                                     reading.cancelled[i], face.get("skill")))
+                                     bool(item.get("cancelled")), face.get("skill")))
     game = Game(state, build_deck(config.deck))
     if config.characters:
         game.cast = characters.cast_of(tuple(p.character for p in seats))
@@ -320,8 +326,9 @@ Decide = Callable[[int, dict, list[dict]], str]
 
 
 def play_out(game: Game, decide: Decide, horizon: int | None = None, max_decisions: int = 5000) -> Game:
-    """Play `game` on: `decide(seat, view, new_events)` answers each prompt from the seat's view and
-    the events projected for it since it last decided (from the world's start). With `horizon`,
+    """Play `game` on: `decide(seat, view, new_events)` answers each prompt that has a choice from
+    the seat's view and the events projected for it since it last decided (from the world's start;
+    a lone option is taken without asking). With `horizon`,
     stop when that many more turns have begun. The world is changed in place and returned."""
     start = len(game.events)
     seen = [start] * len(game.state.seats)
@@ -335,6 +342,9 @@ def play_out(game: Game, decide: Decide, horizon: int | None = None, max_decisio
             break
         prompt = min(prompts, key=_seat_of) if len(prompts) > 1 else prompts[0]
         seat = prompt.seat
+        if len(prompt.options) == 1:  # nothing to decide: the seat reads these events before its next choice
+            game.choose(seat, prompt.id, prompt.options[0].id)
+            continue
         new = events_for(game, seat, seen[seat])
         seen[seat] = len(game.events)
         game.choose(seat, prompt.id, decide(seat, view(game, seat), new))

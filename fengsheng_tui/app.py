@@ -282,13 +282,16 @@ class FengshengApp(App[int]):
             self.set_connection_lost(False)
         elif kind == "lobby":
             self.close_game_over()
-            if not isinstance(self.screen, TableLobbyScreen):
+            # A screen over the lobby (its timers, help) stays: the lobby under it shows the frame.
+            if not any(isinstance(screen, TableLobbyScreen) for screen in self.screen_stack):
                 self.push_screen(TableLobbyScreen())
         elif kind == "update":
             view = self.state.view or {}
             if not view.get("over"):
                 self.close_game_over()  # the next game has begun
-            if isinstance(self.screen, TableLobbyScreen):
+            if any(isinstance(screen, TableLobbyScreen) for screen in self.screen_stack):
+                while not isinstance(self.screen, TableLobbyScreen):
+                    self.pop_screen()
                 self.pop_screen()
             self.show_character_pick(view)
             if view.get("over") and not self.game_over_shown:

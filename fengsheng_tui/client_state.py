@@ -164,6 +164,24 @@ class ClientState:
         return list(self.view.get("seats", [])) if self.view else []
 
     @property
+    def auto(self) -> bool:
+        """Our seat is handed to a stand-in bot (托管): its prompts are the bot's to answer."""
+        seats = self.seats
+        seat = self.seat
+        return seat is not None and 0 <= seat < len(seats) and isinstance(seats[seat], dict) \
+            and seats[seat].get("auto") is True
+
+    @property
+    def out(self) -> bool:
+        """Our seat is out of the game (dead or lost), or we only watch: fast-forward is ours to ask."""
+        seats = self.seats
+        seat = self.seat
+        if seat is None:
+            return True
+        entry = seats[seat] if 0 <= seat < len(seats) and isinstance(seats[seat], dict) else {}
+        return entry.get("alive") is False or entry.get("lost") is True
+
+    @property
     def hand(self) -> list[dict[str, Any]]:
         return list(self.view.get("hand", [])) if self.view else []
 

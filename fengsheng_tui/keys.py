@@ -1,6 +1,6 @@
 """Key bindings: every binding has an id, so a player can remap it from a config file.
 
-The defaults use only letters, digits, arrows, Enter, Escape, Backspace, Space and `?`: ctrl
+The defaults use only letters, digits, arrows, Enter, Escape, Backspace, Space, `?` and `>`: ctrl
 combinations are swallowed by many SSH clients and by tmux. Backspace backs out wherever Esc does:
 a lone Esc waits out the terminal's escape delay, Backspace answers at once. The remap file is TOML with a `[keys]` table
 (`pass = "space,p"`), read from $FENGSHENG_CONFIG or ~/.config/fengsheng/keys.toml.
@@ -47,6 +47,8 @@ TABLE_KEYS = (
     KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
     KeySpec("settings", "o", "settings", "settings", show=False),
     KeySpec("pause", "b", "pause", "pause_key", show=False),
+    KeySpec("auto", "m", "auto", "auto_key", show=False),
+    KeySpec("fast_forward", "greater_than_sign", "fast_forward", "fast_forward_key", show=False, key_display=">"),
     KeySpec("log_older", "pageup", "log(1)", "log_older", show=False, key_display="PgUp"),
     KeySpec("log_newer", "pagedown", "log(-1)", "log_newer", show=False, key_display="PgDn"),
     KeySpec("log_newest", "end", "log(0)", "log_newest", show=False, key_display="End"),
@@ -216,7 +218,7 @@ def describe(specs: tuple[KeySpec, ...], words: Words, keymap: dict[str, str] | 
     rows: dict[str, tuple[str, str]] = {}
     for s in specs:
         keys = keymap.get(s.id, s.keys).replace("question_mark", "?").replace("pageup", "PgUp") \
-            .replace("pagedown", "PgDn")
+            .replace("pagedown", "PgDn").replace("greater_than_sign", ">")
         keys = ",".join(words.key_name(k) for k in keys.split(","))
         group = GROUPS.get(s.word)
         remapped = any(k.startswith(s.id.rsplit("_", 1)[0]) for k in keymap)
@@ -258,6 +260,14 @@ QUICK_CHAT_KEYS = (
       for n in range(1, 9)),
     KeySpec("quick_chat_close", "escape,backspace,w", "close", "back", key_display="Esc"),
 )
+#: The host's timers in the table lobby (`screens/timers.py`).
+TIMERS_KEYS = (
+    KeySpec("timers_prev", "up", "move(-1)", "target_key", key_display="↑↓"),
+    KeySpec("timers_next", "down", "move(1)", "target_key", show=False),
+    KeySpec("timers_less", "left,minus", "change(-1)", "timers_less", key_display="←→"),
+    KeySpec("timers_more", "right,plus,equals_sign", "change(1)", "timers_more", show=False),
+    KeySpec("timers_close", "escape,backspace,d", "close", "back", key_display="Esc"),
+)
 #: The server broke the protocol: back to the LAN lobby (when the player came from it), or quit.
 SERVER_ERROR_KEYS = (
     KeySpec("broken_back", "escape,backspace", "back", "back", key_display="Esc"),
@@ -294,12 +304,14 @@ TABLE_LOBBY_KEYS = (
     KeySpec("quit", "q", "quit", "quit"),
     KeySpec("add_bot", "b", "bot(1)", "add_bot", show=False),
     KeySpec("remove_bot", "x", "bot(-1)", "remove_bot", show=False),
+    KeySpec("bot_level", "l", "bot_level", "bot_level", show=False),
     KeySpec("players_up", "plus,equals_sign", "players(1)", "players", show=False),
     KeySpec("players_down", "minus", "players(-1)", "players", show=False),
     KeySpec("identities", "i", "identities", "identities", show=False),
     KeySpec("characters", "h", "characters", "characters", show=False),
     KeySpec("deck", "k", "deck", "deck", show=False),
     KeySpec("mute_spectators", "m", "mute_spectators", "mute_spectators", show=False),
+    KeySpec("timers", "d", "timers", "timers_key", show=False),
     KeySpec("lobby_chat_back", "escape", "back", "back", show=False),
 )
 
@@ -309,4 +321,5 @@ SCREENS: dict[str, tuple[KeySpec, ...]] = {
     "game-over": OVER_KEYS, "quit question": CONFIRM_KEYS, "LAN list": LOBBY_KEYS,
     "character pick": PICK_KEYS, "table lobby": TABLE_LOBBY_KEYS,
     "identity notes": NOTES_KEYS, "quick chat": QUICK_CHAT_KEYS, "server error": SERVER_ERROR_KEYS,
+    "timers": TIMERS_KEYS,
 }

@@ -41,6 +41,10 @@ class Session(Protocol):
 
     async def ready(self, is_ready: bool) -> None: ...
 
+    async def auto(self, on: bool) -> None: ...
+
+    async def fast_forward(self, on: bool) -> None: ...
+
     async def close(self) -> None: ...
 
 
@@ -209,6 +213,12 @@ class NetSession:
     async def ready(self, is_ready: bool) -> None:
         await self._call("ready", is_ready)
 
+    async def auto(self, on: bool) -> None:
+        await self._call("auto", on)
+
+    async def fast_forward(self, on: bool) -> None:
+        await self._call("fast_forward", on)
+
     async def close(self) -> None:
         client, self._client = self._client, None
         if client is not None:
@@ -293,6 +303,12 @@ class LocalSession:
 
     async def ready(self, is_ready: bool) -> None:
         """A local game has no lobby."""
+
+    async def auto(self, on: bool) -> None:
+        await self.op("auto")
+
+    async def fast_forward(self, on: bool) -> None:
+        await self.op("fast_forward")
 
     async def close(self) -> None:
         self._queue.put_nowait(None)

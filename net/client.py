@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -213,6 +214,12 @@ class Client:
     async def ready(self, is_ready: bool = True) -> None:
         self._send(P.ready(is_ready))
 
+    async def auto(self, on: bool) -> None:
+        self._send(P.auto(on))
+
+    async def fast_forward(self, on: bool = True) -> None:
+        self._send(P.fast_forward(on))
+
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
@@ -269,7 +276,12 @@ async def play_as_bot(
         prompt = current["prompt"]
         if prompt is None or (answered is not None and prompt["id"] == answered[0]):
             continue
-        option = bot.decide(current)
+        if getattr(bot, "thinks", False):
+            # A searching bot (hard) thinks for up to a second: in a thread, on its own copy of
+            # the view, so that the other seats this process plays keep their connections going.
+            option = await asyncio.to_thread(bot.decide, copy.deepcopy(current))
+        else:
+            option = bot.decide(current)
         if delay:
             await asyncio.sleep(delay)
         answered = (prompt["id"], option)

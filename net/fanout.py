@@ -2,11 +2,13 @@
 
 `FanOut` is owned by its `Table` and called one way: the table hands it the game and its timers
 when something changed (`send`), or asks for one connection's frames (`frames_for`, a reconnect)
-or a seat's whole view (`snapshot`); it reads the table's seats and clock and never calls back.
+or a seat's whole view (`snapshot`); it reads the table's seats, clock and stand-ins (whether the
+table fast-forwards) and never calls back.
 
 Everything a seat is sent about the game is built here, from `engine.view` (the public view and
 the seat's part, whose merge is `view(game, seat)`) and `engine.view.events_for` only, plus public
-table facts (who is online, who is a bot, the table clock and every prompted seat's deadline on it).
+table facts (who is online, who is a bot or on 托管, the table clock and every prompted seat's
+deadline on it, whether the table is paused or fast-forwards).
 
 What a flush costs (bench/net_bench.py, "server CPU per fan-out") is kept down three ways:
 - The public view is built, annotated, diffed and its changes packed once per flush; a seat's
@@ -44,6 +46,7 @@ from engine.view import (
 from net import protocol as P
 from net.clock import TableClock
 from net.seats import Seats, Session
+from net.standins import StandIns
 
 #: Events per update frame when a whole log is sent (reconnect), keeping frames far below MAX_FRAME.
 EVENTS_PER_FRAME = 200
@@ -163,10 +166,11 @@ class _Flush:
 class FanOut:
     """Builds and writes the game-state frames of one table (`update`, `patch`)."""
 
-    def __init__(self, table: str, seats: Seats, timing: TableClock) -> None:
+    def __init__(self, table: str, seats: Seats, timing: TableClock, standins: StandIns) -> None:
         self.table = table
         self.seats = seats
         self.timing = timing
+        self.standins = standins
         #: Body sizes of the frames sent, when a benchmark (or a test) sets this to a list.
         self.frame_sizes: list[int] | None = None
         #: During a `send`: its public view, annotated and diffed once for every connection.
@@ -174,7 +178,7 @@ class FanOut:
         #: The game the kept entries and parts are of; per seat its annotated public entry with
         #: what it was built from, and its part (`_Kept`).
         self._kept_game: Game | None = None
-        self._entries: dict[int, tuple[tuple[object, ...], bool, bool, dict[str, Any]]] = {}
+        self._entries: dict[int, tuple[tuple[object, ...], tuple[bool, bool, bool], dict[str, Any]]] = {}
         self._parts: dict[int, _Kept] = {}
 
     def send(self, game: Game, timers: dict[str, float]) -> None:
@@ -332,15 +336,14 @@ class FanOut:
             kept = self._entries
             for index, slot in enumerate(self.seats.slots[: len(game.state.seats)]):
                 facts = entry_facts(game, index)
-                online, bot = slot.online, slot.bot is not None or slot.remote_bot
+                table_facts = (slot.online, slot.bot is not None or slot.remote_bot, slot.auto)
                 last = kept.get(index)
-                if last is not None and last[0] == facts and last[1] == online and last[2] == bot:
-                    entries.append(last[3])
+                if last is not None and last[0] == facts and last[1] == table_facts:
+                    entries.append(last[2])
                     continue
                 entry = seat_entry(game, facts)
-                entry["online"] = online
-                entry["bot"] = bot
-                kept[index] = (facts, online, bot, entry)
+                entry["online"], entry["bot"], entry["auto"] = table_facts
+                kept[index] = (facts, table_facts, entry)
                 entries.append(entry)
             public = public_view(game, entries)
         public["table"] = self.table
@@ -349,12 +352,14 @@ class FanOut:
         public["timers"] = dict(timers)
         public["clock"] = self.timing.view_clock()
         public["paused"] = self.timing.paused_by
+        public["fast_forward"] = self.standins.hurry(game, self.seats.slots, self.seats.sessions)
         return _Flush(public)
 
     def _annotate_entry(self, entry: dict[str, Any]) -> None:
         slot = self.seats.slots[entry["index"]]
         entry["online"] = slot.online
         entry["bot"] = slot.bot is not None or slot.remote_bot
+        entry["auto"] = slot.auto
 
     def _seat_part(self, game: Game, seat: int | None, public: dict[str, Any], keep: bool = True,
                    ) -> tuple[SeatPart, tuple[object, ...] | None, float | None]:
@@ -373,7 +378,7 @@ class FanOut:
                 last.part = seat_part_again(last.part, facts, public)
                 last.public = public
             return last.part, facts, deadline
-        part = seat_part(game, seat, public, facts)
+        part = seat_part(game, seat, public, facts, None if last is None else (last.facts, last.part))
         prompt: Any = part.fields["prompt"]
         if prompt is not None:
             prompt["deadline"] = deadline

@@ -106,6 +106,7 @@ OP_COMMANDS = frozenset(
         "end",
         "pause",
         "resume",
+        "set_bot_delay",
     }
 )
 
@@ -580,6 +581,7 @@ SEAT_ENTRY = Record({
     "index": _SEAT_NUMBER, "name": Str(64), "alive": Bool(), "lost": Bool(), "hand_count": _COUNT,
     "messages": _CARDS, "counts": Values(_COUNT, 8), "identity": _WORD_OR_NIL, "locked": Bool(),
     "skipped": Bool(), "character": CHARACTER, "online": Bool(), "bot": Either((Bool(), _WORD_OR_NIL)),
+    "auto": Bool(),
 }, required=frozenset({"index"}))
 OPTION = Record({"id": Str(64, min_len=1), "verb": _WORD, "name": _WORD_OR_NIL, "card": _CARD_ID,
                  "target_seat": _SEAT_OR_NIL, "target_card": _CARD_ID}, required=frozenset({"id"}))
@@ -605,14 +607,15 @@ VIEW = Record({
                        "position": _SEAT_OR_NIL, "direction": Int(-1, 1), "target": _SEAT_OR_NIL,
                        "returning": Bool(), "intercepted_by": _SEAT_OR_NIL, "card": _CARD_OR_NIL}, nullable=True),
     "stack": ListOf(Record({"user": _SEAT_OR_NIL, "function": _WORD_OR_NIL, "card": _CARD_OR_NIL,
-                            "target_seat": _SEAT_OR_NIL, "target_card": _CARD_OR_NIL}), 64),
+                            "target_seat": _SEAT_OR_NIL, "target_card": _CARD_OR_NIL,
+                            "cancelled": Bool()}), 64),
     "window": Record({"step": _WORD, "eligible": ListOf(_SEAT_NUMBER, 64)}, nullable=True),
     "pile": _COUNT, "discard": Either((_COUNT, _CARDS)), "removed": _COUNT,
     "waiting": ListOf(Record({"seat": _SEAT_NUMBER, "kind": _WORD, "prompt_id": Int(),
                               "deadline": Num(-(2**53), nullable=True)}, required=frozenset({"seat"})), 64),
     "prompt": PROMPT, "over": Bool(), "winners": ListOf(_SEAT_NUMBER, 64), "declarer": _SEAT_OR_NIL,
     "win_reason": _WORD_OR_NIL, "ending": ENDING, "log_length": _COUNT, "timers": Values(Num(0, 86_400)), "clock": Num(-(2**53)),
-    "replay": Str(4096, nullable=True), "paused": _WORD_OR_NIL,
+    "replay": Str(4096, nullable=True), "paused": _WORD_OR_NIL, "fast_forward": Bool(),
 })
 #: One projected event: its fields vary by kind; those the client reads are checked.
 EVENT = Record({
@@ -633,7 +636,7 @@ LOBBY = Record({
     "name": Str(64), "phase": _WORD, "players": _COUNT, "identities": _WORD, "identity_options": ListOf(_WORD, 64),
     "deck": _WORD, "decks": ListOf(_WORD, 64), "characters": Bool(), "character_choices": _COUNT,
     "password": Bool(), "timers": Values(Num(0, 86_400)), "spectators_muted": Bool(), "you": _SEAT_OR_NIL,
-    "host": Bool(), "seats": ListOf(LOBBY_SEAT, 64),
+    "host": Bool(), "seats": ListOf(LOBBY_SEAT, 64), "bot_delay": Num(0, 86_400),
 })
 #: What ``validate_server_message`` checks inside each message type, beyond its top-level schema.
 SERVER_CONTENTS: Mapping[str, Mapping[str, Content]] = {
@@ -658,6 +661,8 @@ CLIENT_MESSAGES: Mapping[str, Schema] = {
     "op": {"command": Choice(OP_COMMANDS), "args": Map()},
     "ping": {"n": Int()},
     "ready": {"ready": Bool()},
+    "auto": {"on": Bool()},
+    "fast_forward": {"on": Bool()},
 }
 
 #: Server → client messages, same form; built only through the functions below.
@@ -837,6 +842,16 @@ def ping(n: int) -> dict[str, Any]:
 
 def ready(is_ready: bool) -> dict[str, Any]:
     return _build(CLIENT_MESSAGES, "ready", ready=is_ready)
+
+
+def auto(on: bool) -> dict[str, Any]:
+    """托管: hand our seat to a stand-in bot (True) or take it back (False)."""
+    return _build(CLIENT_MESSAGES, "auto", on=on)
+
+
+def fast_forward(on: bool) -> dict[str, Any]:
+    """Ask the table to skip the bots' delay (a spectator, or a player out of the game)."""
+    return _build(CLIENT_MESSAGES, "fast_forward", on=on)
 
 
 # --------------------------------------------------------------------------- view patches

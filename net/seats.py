@@ -51,6 +51,8 @@ class Session:
         #: against; None until a full `update` (a new connection, a new game, the lobby in between).
         self.base: Held | None = None
         self.chat_limiter = RateLimiter(CHAT_RATE, CHAT_BURST)
+        #: This connection asked to fast-forward the current game (`net.standins.StandIns.hurry`).
+        self.fast_forward = False
 
     def send(self, msg: dict[str, Any]) -> None:
         self.conn.send(msg)
@@ -83,6 +85,8 @@ class SeatSlot:
     remote_bot: bool = False
     #: The host muted this seat: its chat goes nowhere.
     muted: bool = False
+    #: The seat's player handed it to a bot (托管) and has not taken it back (`net.standins`).
+    auto: bool = False
 
     @property
     def online(self) -> bool:
@@ -242,7 +246,7 @@ class Seats:
         slot.session = session
         was_offline = slot.offline_since is not None
         slot.offline_since = None
-        if slot.bot_level is None and slot.bot is not None:
+        if slot.bot_level is None and slot.bot is not None and not slot.auto:  # 托管 stays until taken back
             slot.bot = None
             log.info("%s: seat %d's owner is back; the stand-in bot stops", self.table, slot.index)
         log.info("%s: %s %s seat %d", self.table, slot.name, "reconnected to" if was_offline else "took over",
@@ -313,6 +317,7 @@ class Seats:
         """Before another game: the players present and the bots stay, every human must be ready again."""
         for slot in list(self.slots):
             slot.bot = None
+            slot.auto = False
             slot.ready = slot.bot_level is not None
             if slot.session is None and slot.bot_level is None:
                 self.slots.remove(slot)

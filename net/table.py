@@ -1,7 +1,8 @@
 """One table of the game server: lobby, the engine `Game`, bots, timers, journal.
 
-Who sits where (seats, tokens, claims, host rights, the connections present) is `net.seats`,
-an object the table owns and calls one way.
+Who sits where (seats, tokens, claims, host rights, the connections present) is `net.seats`;
+which bot decides for a seat (its own, a stand-in for a dropped player, 托管) and when the table
+may hurry is `net.standins`: objects the table owns and calls one way.
 
 A table is driven by exactly one asyncio task (`run`). Connection handlers never touch the table:
 they `post` items into its inbox, and the task applies them in batches, so there are no locks and
@@ -23,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bots import LEVELS, Bot, make_bot
+from bots import LEVELS
 from engine import ChoiceError, ConfigError, Game, GameConfig, Prompt, events_for, identity_options, view
 from engine.cards import deck_variants
 from engine.prompts import KINDS, RESPONSE
@@ -45,6 +46,7 @@ from net.private_files import write_private
 from net.records import pack_record
 from net.replays import FrameLog
 from net.seats import LOBBY, OVER, PLAYING, Seats, SeatSlot, Session
+from net.standins import STANDIN_LEVEL, StandIns
 
 log = logging.getLogger("fengsheng.table")
 
@@ -74,7 +76,8 @@ OFFLINE_TIMEOUT = 5.0
 STANDIN_GRACE = 15.0
 #: Pause before an in-process bot answers, so people can follow the table.
 BOT_DELAY = 0.6
-STANDIN_LEVEL = "random"
+#: The most the host may set the bots' pause to (`set_bot_delay`).
+MAX_BOT_DELAY = 10.0
 #: Decisions applied per loop step before yielding, so all-bot tables do not starve the others.
 MOVES_PER_STEP = 64
 
@@ -138,6 +141,7 @@ class Table:
         self.auto_start = auto_start
         self.seed = seed
         self.seats = Seats(name, host_token or secrets.token_urlsafe(18), open_host)
+        self.standins = StandIns(name)
         self.clock = clock
         #: Deadlines, issue times and the host's pause (`net.clock`).
         self.timing = TableClock(clock)
@@ -155,6 +159,10 @@ class Table:
         self._answered = self.timing.answered
         self._inbox: deque[tuple[Any, ...]] = deque()
         self._wake = asyncio.Event()
+        #: Bots that search (`thinks`, the hard level) decide in a worker thread: the seat whose
+        #: bot is thinking, and the answers that came back, by prompt id (see `_think`).
+        self._thinking: dict[int, asyncio.Future[str]] = {}
+        self._thought: dict[int, str] = {}
         self._dirty = False
         #: The task is parked with an empty inbox (see `post`), until `_sleep_until` (None: no timer).
         self._idle = False
@@ -167,7 +175,7 @@ class Table:
         self.max_lateness = 0.0
         self.games_finished = 0
         #: The game's frames to every connection present (`net.fanout`).
-        self.fanout = FanOut(name, self.seats, self.timing)
+        self.fanout = FanOut(name, self.seats, self.timing, self.standins)
 
     @property
     def frame_sizes(self) -> list[int] | None:
@@ -307,6 +315,10 @@ class Table:
                 self._ready(item[1], item[2]["ready"])
             elif kind == "op":
                 self._op(item[1], item[2]["command"], item[2]["args"])
+            elif kind == "auto":
+                self._auto(item[1], item[2]["on"])
+            elif kind == "fast_forward":
+                self._fast_forward(item[1], item[2]["on"])
         # In arrival order: a response window applies its answers in 顺位 itself, once every asked
         # seat has answered (engine.game.Game._settle_window), so arrival order decides nothing.
         for session, msg in chooses:
@@ -376,6 +388,7 @@ class Table:
                 "character_choices": self.character_choices,
                 "password": bool(self.password),
                 "timers": dict(self.timers),
+                "bot_delay": self.bot_delay,
                 "spectators_muted": self.seats.spectators_muted,
                 "you": session.seat,
                 "host": session.is_host,
@@ -449,6 +462,42 @@ class Table:
                 self._start_game()
             except OpError as exc:
                 session.send(P.error(exc.code, exc.message))
+
+    # ------------------------------------------------------------------ stand-ins asked for by a seat
+
+    def _auto(self, session: Session, on: bool) -> None:
+        """托管 on or off. Only the seat's own connection can ask (the seat is the connection's,
+        never the message's), and only for a seat still in a game."""
+        game = self.game
+        if game is None or self.phase != PLAYING:
+            session.send(P.error(P.BAD_STATE, "托管 is only for a game in progress"))
+            return
+        seat = session.seat
+        if seat is None or self.slots[seat].session is not session:
+            session.send(P.error(P.NOT_YOUR_SEAT, "only a seat's own player can hand it to a bot"))
+            return
+        if on and not game.state.seats[seat].in_game:
+            session.send(P.error(P.BAD_STATE, "your seat is out of the game: nothing is left to play"))
+            return
+        if self.standins.hand_over(game, self.slots[seat], on):
+            self._dirty = True
+
+    def _fast_forward(self, session: Session, on: bool) -> None:
+        """A spectator or a player out of the game asks to skip the bots' delay to the result; it
+        works while no living seat is a human deciding for himself (`StandIns.hurry`)."""
+        game = self.game
+        if game is None or self.phase != PLAYING:
+            session.send(P.error(P.BAD_STATE, "no game in progress"))
+            return
+        if not self.standins.may_ask_hurry(game, session):
+            session.send(P.error(P.BAD_STATE, "only a spectator or a player out of the game can fast-forward"))
+            return
+        session.fast_forward = on
+        self._dirty = True
+
+    def _hurry(self) -> bool:
+        game = self.game
+        return game is not None and self.phase == PLAYING and self.standins.hurry(game, self.slots, self.sessions)
 
     # ------------------------------------------------------------------ host commands
 
@@ -563,6 +612,13 @@ class Table:
             timers[kind] = _positive_seconds(seconds, kind)
         self.timers = timers
 
+    def _op_set_bot_delay(self, args: dict[str, Any]) -> None:
+        """How long an in-process bot waits before it answers (0: at once), from the next prompt."""
+        seconds: Any = args.get("seconds")
+        if type(seconds) not in (int, float) or not 0 <= seconds <= MAX_BOT_DELAY:
+            raise OpError(P.BAD_MESSAGE, f"seconds must be a number in [0, {MAX_BOT_DELAY:g}]")
+        self.bot_delay = float(seconds)
+
     def _op_set_password(self, args: dict[str, Any]) -> None:
         self.password = self._arg(args, "password", str, None) or None
 
@@ -606,8 +662,9 @@ class Table:
             slot.token = None
             slot.bot_level = STANDIN_LEVEL
             slot.offline_since = None
-            if slot.bot is None and self.game is not None:
-                slot.bot = self._new_bot(STANDIN_LEVEL, slot.index)
+            slot.auto = False
+            if self.game is not None:
+                self.standins.stand_in(self.game, slot)
         log.info("%s: kicked %s from seat %d", self.name, slot.name, slot.index)
 
     def _op_mute(self, args: dict[str, Any]) -> None:
@@ -675,13 +732,13 @@ class Table:
         self.game = Game.new(config, seed)
         self.phase = PLAYING
         self.timing.clear()
+        self.standins.deal(self.game, self.slots)
         for slot in self.slots:
-            slot.bot = self._new_bot(slot.bot_level, slot.index) if slot.bot_level is not None else None
-            slot.bot_since = 0
             slot.offline_since = None if slot.online else self.clock()
         for session in self.sessions:
             session.since = 0
             session.base = None
+            session.fast_forward = False
         if self.data_dir is not None:
             stamp = time.strftime("%Y%m%d-%H%M%S")
             path = Path(self.data_dir) / f"{_file_name(self.name)}-{stamp}-{seed % 100000:05d}.journal"
@@ -708,10 +765,6 @@ class Table:
             "seats": [{"name": s.name, "token": s.token, "bot": s.bot_level, "remote_bot": s.remote_bot}
                       for s in self.slots],
         }
-
-    def _new_bot(self, level: str, seat: int) -> Bot:
-        base = self.game.state.seed if self.game is not None else 0
-        return make_bot(level, seat, base * 31 + seat)
 
     def _human_choice(self, session: Session, msg: dict[str, Any]) -> None:
         prompt_id, option = msg["prompt_id"], msg["option"]
@@ -769,6 +822,8 @@ class Table:
                 self._answered[prompt_id] = deadline
         for prompt_id in [p for p in self._answered if p not in asked]:
             del self._answered[prompt_id]
+        for prompt_id in [p for p in self._thought if p not in live]:
+            del self._thought[prompt_id]
 
     def _due(self, now: float) -> tuple[list[Prompt], list[Prompt], list[SeatSlot]]:
         """(expired prompts, bot prompts whose delay has passed, seats due a stand-in)."""
@@ -776,10 +831,12 @@ class Table:
         if game is None or self.phase != PLAYING or self.timing.paused:
             return [], [], []
         expired, bot_moves = [], []
+        hurry = self._hurry()
         for prompt in game.prompts.values():
             if self.deadlines[prompt.id] <= now:
                 expired.append(prompt)
-            elif self.slots[prompt.seat].bot is not None and self._bot_at[prompt.id] <= now:
+            elif self.slots[prompt.seat].bot is not None and (hurry or self._bot_at[prompt.id] <= now) \
+                    and prompt.seat not in self._thinking:
                 bot_moves.append(prompt)
         standins = [
             slot for slot in self.slots
@@ -792,9 +849,10 @@ class Table:
         if game is None or self.phase != PLAYING or self.timing.paused:
             return None
         times = list(self.deadlines.values())
+        hurry = self._hurry()
         for prompt in game.prompts.values():
-            if self.slots[prompt.seat].bot is not None:
-                times.append(self._bot_at[prompt.id])
+            if self.slots[prompt.seat].bot is not None and prompt.seat not in self._thinking:
+                times.append(self.clock() if hurry else self._bot_at[prompt.id])
         times += [s.offline_since + self.standin_grace for s in self.slots if s.offline_since is not None and s.bot is None]
         return min(times, default=None)
 
@@ -807,8 +865,7 @@ class Table:
             now = self.clock()
             expired, bot_moves, standins = self._due(now)
             for slot in standins:
-                slot.bot = self._new_bot(STANDIN_LEVEL, slot.index)
-                slot.bot_since = 0
+                self.standins.stand_in(game, slot)
                 self._dirty = True
                 log.info("%s: a bot plays seat %d (%s) until its owner returns", self.name, slot.index, slot.name)
             if not expired and not bot_moves:
@@ -831,16 +888,46 @@ class Table:
     def _bot_move(self, slot: SeatSlot, prompt: Prompt) -> None:
         game = self.game
         assert game is not None and slot.bot is not None
-        slot.bot.observe(events_for(game, slot.index, slot.bot_since))
-        slot.bot_since = len(game.events)
+        option = self._thought.pop(prompt.id, None)
+        if option is None:
+            seat_view = self.standins.seat_view(game, slot)
+            if getattr(slot.bot, "thinks", False) and self._think(slot, prompt, seat_view):
+                return
+            option = self.standins.answer(slot, prompt, seat_view)
+        self._apply(slot.index, prompt.id, self.standins.checked(prompt, option), "bot:")
+
+    def _think(self, slot: SeatSlot, prompt: Prompt, seat_view: dict[str, Any]) -> bool:
+        """Let a searching bot decide in a worker thread (its budget is up to a second or so), so
+        that this loop goes on serving every table, clocks and frames, meanwhile. The view is the
+        bot's own fresh dict. Until the answer is back the seat is not moved again (the bot is not
+        thread-safe) but its deadline runs as usual: if the prompt closed meanwhile (timed out,
+        default taken) the answer is dropped. False when no loop runs here (decide in place)."""
         try:
-            option = slot.bot.decide(view(game, slot.index))
-        except Exception:
-            log.exception("%s: bot of seat %d failed; taking the default", self.name, slot.index)
-            option = prompt.default
-        if prompt.find(option) is None:
-            option = prompt.default
-        self._apply(slot.index, prompt.id, option, "bot:")
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        bot, game, seat = slot.bot, self.game, slot.index
+        assert bot is not None
+        future = loop.run_in_executor(None, bot.decide, seat_view)
+        self._thinking[seat] = future
+
+        def done(f: asyncio.Future[str]) -> None:
+            if self._thinking.get(seat) is f:
+                del self._thinking[seat]
+            if f.cancelled() or self.game is not game or self.phase != PLAYING:
+                return
+            if f.exception() is not None:
+                log.error("%s: bot of seat %d failed; taking the default", self.name, seat, exc_info=f.exception())
+                option = prompt.default
+            else:
+                option = f.result()
+            live = game.prompts.get(seat) if game is not None else None
+            if live is not None and live.id == prompt.id:
+                self._thought[prompt.id] = option
+            self.post(("thought",))
+
+        future.add_done_callback(done)
+        return True
 
     def _finish(self) -> None:
         game = self.game
@@ -916,8 +1003,8 @@ class Table:
                 raise JournalError(f"{path}: choice {seat, prompt_id, option} does not replay: {exc}") from None
         table.game = game
         now = table.clock()
+        table.standins.deal(game, table.slots)
         for slot in table.slots:
-            slot.bot = table._new_bot(slot.bot_level, slot.index) if slot.bot_level is not None else None
             slot.offline_since = None if slot.bot_level is not None else now
         if game.over or contents.end is not None:
             table.phase = OVER if game.over else LOBBY

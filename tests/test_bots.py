@@ -48,7 +48,7 @@ def test_the_import_check_catches_a_forbidden_import(tmp_path: Path) -> None:
 
 
 def test_levels_are_registered() -> None:
-    assert list(LEVELS) == ["random", "basic", "normal"]
+    assert list(LEVELS) == ["random", "basic", "normal", "hard"]
     for level in LEVELS:
         assert make_bot(level, 2, 7).level == level
     with pytest.raises(ValueError):
@@ -58,7 +58,7 @@ def test_levels_are_registered() -> None:
 # ---------------------------------------------------------------------- driving games
 
 
-def drive(config: GameConfig, seed: int, levels: list[str], on_decision=None, on_choice=None) -> Game:
+def drive(config: GameConfig, seed: int, levels: list[str], on_decision=None, on_choice=None, make=None) -> Game:
     """Play one game; each seat's bot sees its projected events and its view, nothing else.
 
     The engine raises IllegalOption (and the test fails) if a bot ever picks an option it was not offered.
@@ -66,7 +66,8 @@ def drive(config: GameConfig, seed: int, levels: list[str], on_decision=None, on
     view halves the cost); the bot still receives those events before its next decision.
     """
     game = Game.new(config, seed)
-    bots = [make_bot(levels[s], s, seed * 16 + s) for s in range(config.players)]
+    bots = [make(s, seed * 16 + s) if make is not None and levels[s] == "hard" else make_bot(levels[s], s, seed * 16 + s)
+            for s in range(config.players)]
     seen = [0] * config.players
     order = random.Random(seed)
     while not game.over:
@@ -227,6 +228,38 @@ def test_a_bot_decides_the_same_whatever_is_hidden() -> None:
     assert changed[0] > 0.9 * sum(checked.values())
 
 
+def test_the_hard_bot_decides_the_same_whatever_is_hidden() -> None:
+    """The hard bot searches worlds sampled from its view and log only: with a fixed number of
+    rollouts (no clock) its decisions are identical when everything it cannot see is changed."""
+    from bots.hard import HardBot
+
+    rng = random.Random(9)
+    checked = [0]
+    searched = [0]
+    overruled = [0]
+    calls = [0]
+
+    def compare(game: Game, bot, seat_view: dict) -> None:
+        calls[0] += 1
+        if bot.level != "hard" or calls[0] % 4:
+            return
+        other = hide_differently(game, bot.seat, rng)
+        assert view(other, bot.seat) == seat_view
+        first, second = copy.deepcopy(bot), copy.deepcopy(bot)
+        assert first.decide(seat_view) == second.decide(view(other, bot.seat))
+        searched[0] += first.searched - bot.searched
+        overruled[0] += first.overruled - bot.overruled
+        checked[0] += 1
+
+    def hard(seat: int, seed: int) -> HardBot:
+        return HardBot(seat, seed, budget=None, rollouts=8, candidates=2)  # 4 worlds: it may overrule normal
+
+    for seed, (players, identities, characters) in enumerate([(6, "3v3", False), (5, "default", True)]):
+        drive(GameConfig(players=players, identities=identities, characters=characters), 900 + seed,
+              ["hard", "normal"] * 3, compare, make=hard)
+    assert checked[0] > 20 and searched[0] > 10 and overruled[0] > 0, (checked, searched, overruled)
+
+
 def test_a_bot_decides_the_same_whatever_is_hidden_with_characters() -> None:
     """As above with characters on: face-down characters of others are dealt again as well."""
     rng = random.Random(6)
@@ -364,3 +397,59 @@ def test_sim_arena_reports_levels_and_factions(capsys: pytest.CaptureFixture[str
         low, high = r["ci95"]
         assert low <= r["rate"] <= high
     assert main(["sim", "--seats", "normal,cheater", "--games", "1"]) == 2
+
+
+# ---------------------------------------------------------------------- 识破 on a cancelled card
+
+
+def cancelled_lock(cancel_it: bool) -> tuple[Game, int]:
+    """Seat 1 (latent) locks seat 0 (military, two blacks already, two 识破 in hand); with
+    `cancel_it` seat 0's first 识破 cancels the lock. Returns the game with seat 0 asked again about
+    the lock, and its other 识破."""
+    from engine import Setup
+    from engine import prompts as P
+    from engine.cards import build_deck
+    from engine.scenario import CardSpec
+
+    config = GameConfig(players=4, identities="novice")
+    deck = build_deck(config.deck)
+    taken: set[int] = set()
+
+    def card(name: str) -> int:
+        spec = CardSpec.parse(name)
+        found = next(c.id for c in deck if c.id not in taken and spec.matches(c))
+        taken.add(found)
+        return found
+
+    mine, lock, first = card("识破/red"), card("锁定/red"), card("识破/blue")
+    blacks = [card("截获/black"), card("退回/black")]
+    setup = Setup(["military", "latent", "military", "latent"], [[first, mine], [lock, card("破译/red")], [], []],
+                  pile_top=[card("调虎离山/red"), card("调虎离山/blue")], first=1, messages=[blacks, [], [], []])
+    game = Game.new(config, 0, setup)
+    while 1 not in game.prompts or game.prompts[1].kind != P.PLAY_PHASE:
+        for prompt in game.pending():
+            game.choose(prompt.seat, prompt.id, prompt.default)
+    game.choose(1, game.prompts[1].id, P.option("play", lock, 0).id)
+    if cancel_it:
+        game.choose(0, game.prompts[0].id, P.option("play", first, 1).id)
+        game.choose(1, game.prompts[1].id, P.PASS.id)
+        while 0 not in game.prompts or game.state.stack[-1].function != "锁定":
+            for prompt in game.pending():
+                game.choose(prompt.seat, prompt.id, P.PASS.id)
+    assert game.state.stack[-1].function == "锁定" and game.state.stack[-1].cancelled == cancel_it
+    assert game.prompts[0].find(P.option("play", mine, 1).id) is not None  # legal either way (RULES.md §6.3)
+    return game, mine
+
+
+@pytest.mark.parametrize("level", ["basic", "normal"])
+def test_no_bot_plays_see_through_on_a_card_already_cancelled(level: str) -> None:
+    """A lock on a seat with two blacks is worth cancelling; once a 识破 has cancelled it, a
+    second 识破 would do nothing: the view says it is cancelled, and no bot wastes a card on it."""
+    for cancel_it in (False, True):
+        game, _ = cancelled_lock(cancel_it)
+        bot = make_bot(level, 0, 1)
+        bot.observe(events_for(game, 0))
+        seat_view = view(game, 0)
+        assert seat_view["stack"][-1]["cancelled"] == cancel_it
+        played = bot.decide(seat_view).startswith("play:")
+        assert played != cancel_it, (level, cancel_it)

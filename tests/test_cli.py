@@ -219,3 +219,24 @@ def test_every_package_the_game_imports_is_a_declared_dependency() -> None:
     missing = {name: dists.get(name) for name in third_party
                if not any(d.lower().replace("_", "-") in declared for d in dists.get(name, [name]))}
     assert not missing, f"imported but not declared in pyproject.toml: {missing}"
+
+
+def test_the_hard_level_is_a_level_everywhere_and_thinks_as_long_as_told() -> None:
+    """`sim --seats` plays hard (here for 10 ms a decision); `play --bots`, `bot --level` and
+    `sim --level` accept it like any other level."""
+    from fengsheng_tui.commands import bot, play, sim
+
+    cmd = [sys.executable, "-m", "fengsheng_tui.cli", "sim", "--seats", "hard,normal,hard,normal", "--games", "1",
+           "--think", "0.01", "--json", "--quiet"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["games"] == 1 and "hard" in json.dumps(summary)
+    for module, argv in ((play, ["--bots", "hard"]), (bot, ["--connect", "x:1", "--level", "hard", "--think", "0.5"]),
+                         (sim, ["--level", "hard"])):
+        import argparse
+
+        parser = argparse.ArgumentParser()
+        module.add_arguments(parser)
+        parsed = parser.parse_args(argv)
+        assert "hard" in (getattr(parsed, "bots", None), getattr(parsed, "level", None))

@@ -51,8 +51,10 @@ def test_the_public_view_is_what_every_seat_shares_and_a_spectator_sees() -> Non
     # Re-pinned when decoy offers and the turn windows came (a different game, not a different projection).
     # Re-pinned when the view gained `ending` (nil until the game is over): with it removed, the
     # views hash to the old pins e4a164ec4639ce65 and 9b56ab7cef373585.
-    (9, "default", True, 4, 10770, "b0fa74b7582540c8"),
-    (6, "3v3", False, 5, 2121, "2f683ca30f9fa01a"),
+    # Re-pinned when stack items gained `cancelled` (issue 16): without it the views hash to the
+    # previous pins b0fa74b7582540c8 and 2f683ca30f9fa01a.
+    (9, "default", True, 4, 10770, "0026944c7266bffb"),
+    (6, "3v3", False, 5, 2121, "390dd6fc0365645e"),
 ])
 def test_every_view_of_a_whole_game_is_pinned(players: int, identities: str, characters: bool, seed: int,
                                              views: int, pin: str) -> None:
@@ -229,7 +231,7 @@ class RecordingFanOut(FanOut):
     """A real fan-out that also keeps every frame it wrote, decoded."""
 
     def __init__(self, table: Table) -> None:
-        super().__init__(table.name, table.seats, table.timing)
+        super().__init__(table.name, table.seats, table.timing, table.standins)
         self.built: list[dict[str, Any]] = []
 
     def write(self, session: Session, frames: list[bytes]) -> None:

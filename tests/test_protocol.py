@@ -35,6 +35,8 @@ CLIENT_GOLDEN: list[tuple[dict[str, Any], str]] = [
     ),
     (p.ping(3), "82a474797065a470696e67a16e03"),
     (p.ready(True), "82a474797065a57265616479a57265616479c3"),
+    (p.auto(True), "82a474797065a46175746fa26f6ec3"),
+    (p.fast_forward(True), "82a474797065ac666173745f666f7277617264a26f6ec3"),
 ]
 SERVER_GOLDEN: list[tuple[dict[str, Any], str]] = [
     (

@@ -125,7 +125,7 @@ class WitnessFanOut(FanOut):
     """The table's real fan-out, which has its witness note every game frame it builds."""
 
     def __init__(self, table: WitnessTable) -> None:
-        super().__init__(table.name, table.seats, table.timing)
+        super().__init__(table.name, table.seats, table.timing, table.standins)
         self.witness = table
 
     def frames_for(self, session: Session, game: Game, timers: dict[str, float]) -> list[bytes]:

@@ -28,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--password", default=None, metavar="PW", help="table password")
     parser.add_argument("--delay", type=options.seconds, default=0.5, metavar="S", help="pause before each answer")
     parser.add_argument("--once", action="store_true", help="leave after one game is over")
+    parser.add_argument("--think", type=options.seconds, default=None, metavar="S",
+                        help="seconds the hard level thinks per decision (default: 1)")
     parser.add_argument("--reconnect", type=float, default=300.0, metavar="S",
                         help="after a drop, keep trying to take the seat back this long (default: 300)")
 
@@ -92,7 +94,7 @@ async def _one_bot(args: argparse.Namespace, host: str, port: int, n: int) -> bo
         # Seats are numbered from 1 here as in the lobby (the protocol counts from 0).
         seat = "?" if client.seat is None else client.seat + 1
         print(f"bot {n + 1} {'is back at' if again else 'joined'} table {client.table} in seat {seat}", flush=True)
-        await play_as_bot(client, lambda seat: make_bot(args.level, seat, secrets.randbits(32)), args.delay, args.once)
+        await play_as_bot(client, lambda seat: make_bot(args.level, seat, secrets.randbits(32), args.think), args.delay, args.once)
         over = bool(client.view and client.view.get("over"))
         await client.close()
         if args.once and over:

@@ -36,6 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", metavar="L1,L2,...", type=seat_levels,
                         help="arena: one bot level per seat, comma-separated (sets the player count); "
                              "reports win rates per level and per faction with 95%% confidence intervals")
+    parser.add_argument("--think", type=options.seconds, default=None, metavar="S",
+                        help="seconds the hard level thinks per decision (default: 1)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
 
@@ -66,12 +68,13 @@ def bot_seed(seed: int, seat: int) -> int:
     return seed * 16 + seat
 
 
-def play_one(config: GameConfig, seed: int, levels: Sequence[str], check: bool = True) -> GameResult:
+def play_one(config: GameConfig, seed: int, levels: Sequence[str], check: bool = True,
+             think: float | None = None) -> GameResult:
     """One game with `levels[seat]` playing each seat; a broken game is reported, not raised."""
     from bots import make_bot
     from engine.selfplay import GameTooLong, InvariantViolation, play
 
-    bots = [make_bot(level, seat, bot_seed(seed, seat)) for seat, level in enumerate(levels)]
+    bots = [make_bot(level, seat, bot_seed(seed, seat), think) for seat, level in enumerate(levels)]
     result = GameResult(seed, tuple(levels))
     try:
         game = play(config, seed, lambda seat, view: bots[seat].decide(view), check=check,
@@ -195,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
     results = []
     with progress("games", args.games, enabled=not args.quiet) as advance:
         for k in range(args.games):
-            results.append(play_one(config, args.seed + k, levels))
+            results.append(play_one(config, args.seed + k, levels, think=args.think))
             advance(1)
     summary = summarise(results, time.perf_counter() - start)
     if args.seats:

@@ -74,6 +74,8 @@ class TableScreen(FsScreen):
         self.ring_room: tuple[object, int] = (None, 0)
         #: The prompt the terminal bell last rang for (Settings `b`).
         self.belled_for: object = None
+        #: We asked the server to fast-forward this game (a dead player's or a spectator's `v`).
+        self.hurry_asked = False
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -113,8 +115,13 @@ class TableScreen(FsScreen):
         app = self.fs_app
         state, words = app.state, app.words
         self.shown_countdowns = state.countdowns()
-        self.chooser.reset(state.prompt, state.hand)
-        self.guard_new_prompt((state.prompt or {}).get("id"))
+        over = bool((state.view or {}).get("over"))
+        if over:
+            self.hurry_asked = False
+        # While 托管 is on the bot answers our prompts: no key of ours, no automatic pass, no bell.
+        prompt = None if state.auto else state.prompt
+        self.chooser.reset(prompt, state.hand)
+        self.guard_new_prompt((prompt or {}).get("id"))
         width, height = self.app.size
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
         self.set_class(small, "-too-small")
@@ -139,7 +146,8 @@ class TableScreen(FsScreen):
         hand, prompt = self.query_one(HandPanel), self.query_one(PromptPanel)
         hand.show(app.state, app.words, self.chooser.selected, usable, app.mono,
                   skills=skills, chosen_skill=self.chooser.skill, layout=False)
-        prompt.show(app.state, self.chooser, app.words, app.mono, layout=False, auto_passing=self.auto_passing())
+        prompt.show(app.state, self.chooser, app.words, app.mono, layout=False, auto_passing=self.auto_passing(),
+                    hint=self.hint())
         self.fix_height(hand, hand.lines + 2)
         self.fix_height(prompt, min(prompt.lines, PROMPT_LINES))
         self.fit_ring()
@@ -230,7 +238,7 @@ class TableScreen(FsScreen):
 
     def ring_bell(self) -> None:
         """The terminal bell for a new prompt of ours, when the player asked for it in Settings."""
-        prompt = self.fs_app.state.prompt
+        prompt = self.chooser.prompt
         if prompt is None or prompt.get("id") == self.belled_for:
             return
         self.belled_for = prompt.get("id")
@@ -366,6 +374,49 @@ class TableScreen(FsScreen):
             app.notify(app.words("pause_host_only"), markup=False)
             return
         app.want_pause("key", "key" not in app.pause_reasons)
+
+    def hint(self) -> str | None:
+        """The prompt line's words when no prompt is ours: 托管 is on, or we are out (or watch)."""
+        state, words = self.fs_app.state, self.fs_app.words
+        view = state.view or {}
+        if not view or view.get("over"):
+            return None
+        if state.auto:
+            return words("auto_line")
+        if state.out and not self.hurry_asked and view.get("fast_forward") is not True:
+            return words("out_hint" if state.seat is not None else "watch_hint")
+        return None
+
+    def action_auto(self) -> None:
+        """托管: hand our seat to a stand-in bot, or take it back (the open prompt with its time left)."""
+        app = self.fs_app
+        state = app.state
+        if not state.view or state.view.get("over"):
+            return
+        if state.seat is None:
+            app.notify(app.words("auto_spectator"), markup=False)
+            return
+        if state.out and not state.auto:
+            app.notify(app.words("auto_out"), markup=False)
+            return
+        on = not state.auto
+        app.send(lambda s: s.auto(on))
+
+    def action_fast_forward(self) -> None:
+        """A dead player or a spectator skips the bots' delay to the result (the server starts it
+        once no living player plays by hand); the game-over screen comes when the game ends."""
+        app = self.fs_app
+        state = app.state
+        if not state.view or state.view.get("over"):
+            return
+        if not state.out:
+            app.notify(app.words("fast_forward_not_out"), markup=False)
+            return
+        self.hurry_asked = not self.hurry_asked
+        on = self.hurry_asked
+        app.send(lambda s: s.fast_forward(on))
+        app.notify(app.words("fast_forward_asked" if on else "fast_forward_off"), markup=False)
+        self.refresh_choice()
 
     def on_screen_suspend(self) -> None:
         """A screen over the table (help, settings, a question…) pauses a solo game."""

@@ -16,7 +16,8 @@ from ..keys import TABLE_LOBBY_KEYS
 from ..safe_text import plain
 from .base import FsScreen
 
-OPTION_KEYS = ("players", "identities", "deck", "characters", "character_choices", "timers", "bots", "password")
+OPTION_KEYS = ("players", "identities", "deck", "characters", "character_choices", "timers", "bot_delay", "bots",
+               "password")
 
 
 def seat_entries(table: dict[str, Any]) -> list[dict[str, Any]]:
@@ -61,7 +62,8 @@ def players_note(players: int, characters: bool, taken: int, words: Words) -> st
 
 
 #: Actions only the host may take: hidden from everyone else's footer, and their keys do nothing.
-HOST_ACTIONS = frozenset({"start", "bot", "players", "identities", "characters", "deck", "mute_spectators"})
+HOST_ACTIONS = frozenset({"start", "bot", "bot_level", "players", "identities", "characters", "deck",
+                          "mute_spectators", "timers"})
 
 
 class TableLobbyScreen(FsScreen):
@@ -74,6 +76,7 @@ class TableLobbyScreen(FsScreen):
     def __init__(self) -> None:
         super().__init__()
         self.is_ready = False
+        self.bot_level = "normal"  # what the host's next `b` seats (`l` cycles through the levels)
         self._shown_host: bool | None = None
         #: Why the host's last key did nothing (one line), until the next key does something.
         self.note: str | None = None
@@ -126,6 +129,9 @@ class TableLobbyScreen(FsScreen):
             if i == state.seat:
                 name += f" ({words('you')})"
             kind = words("bot") if seat.get("bot") else words("host_seat") if seat.get("host") else ""
+            level = seat.get("bot")
+            if isinstance(level, str) and level != "normal":  # the usual level goes unsaid
+                kind += " (" + words("level_" + level) + ")"
             if seat.get("muted") is True:
                 kind = f"{kind} {words('muted')}".strip()
             ready = "✓ " + words("ready") if seat.get("ready") or seat.get("bot") else "· " + words("not_ready")
@@ -151,6 +157,8 @@ class TableLobbyScreen(FsScreen):
                     value = words("on_") if value else words("off")
                 elif isinstance(value, dict):
                     value = words.timers(value)
+                elif key == "bot_delay" and isinstance(value, int | float):
+                    value = words("seconds", s=f"{value:g}")
                 parts.append(plain(f"{words(key)}: {value}"))
         parts.append(Text(""))
         parts.append(Text(words("host_hint" if host else "guest_hint"), style="dim"))
@@ -187,9 +195,17 @@ class TableLobbyScreen(FsScreen):
 
     def action_bot(self, step: int) -> None:
         if step > 0:
-            self._op("add_bot", level="normal")
+            self._op("add_bot", level=self.bot_level)
         else:
             self._op("remove_bot")
+
+    def action_bot_level(self) -> None:
+        from bots import LEVELS
+
+        levels = list(LEVELS)
+        self.bot_level = levels[(levels.index(self.bot_level) + 1) % len(levels)]
+        words = self.fs_app.words
+        self.explain(words("next_bot_level", level=words(f"level_{self.bot_level}")))
 
     def action_players(self, step: int) -> None:
         players = self.options.get("players")
@@ -236,6 +252,12 @@ class TableLobbyScreen(FsScreen):
         names = list(deck_variants())
         current = self.options.get("deck")
         self._op("set_deck", deck=names[(names.index(current) + 1) % len(names)] if current in names else names[0])
+
+    def action_timers(self) -> None:
+        """The host's timers and the bots' delay, changed a step at a time (`screens/timers.py`)."""
+        from .timers import TimersScreen
+
+        self.app.push_screen(TimersScreen())
 
     def action_mute_spectators(self) -> None:
         """Mute every spectator's chat, or lift it (the host's `m`)."""

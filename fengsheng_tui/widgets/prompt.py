@@ -69,6 +69,10 @@ def option_label(option: dict[str, Any], state: ClientState, words: Words, mono:
             text.append(words("as_function", function=words.function(name)) + " ")
         text.append(words("cancel_item", seat=words.seat_name(state.seats, seat, state.seat),
                           function=words.function(stack[-1].get("function"))))
+        if stack[-1].get("cancelled"):
+            # Legal (RULES.md §6.3 does not forbid it) but it does nothing: say so, and dim it.
+            text.append(" " + words("already_cancelled"))
+            text.stylize("dim")
         return text
     if verb == "play" and name is not None:
         face = hand_face(state, option.get("card"))
@@ -151,9 +155,10 @@ class PromptPanel(Static):
     page_first = 0
 
     def show(self, state: ClientState, chooser: Chooser, words: Words, mono: bool = False,
-             layout: bool = True, auto_passing: bool = False) -> None:
+             layout: bool = True, auto_passing: bool = False, hint: str | None = None) -> None:
         """`auto_passing`: nothing of ours is playable and the pass is on its way, so the line says
-        that instead of inviting a Space that could land on the next prompt."""
+        that instead of inviting a Space that could land on the next prompt. `hint`: what we can do
+        when there is no prompt of ours to answer (托管 is on, or we are out of the game)."""
         view = state.view or {}
         prompt = chooser.prompt
         lines: list[Text] = []
@@ -161,6 +166,8 @@ class PromptPanel(Static):
             waiting = [w.get("seat") for w in view.get("waiting") or [] if isinstance(w, dict)]
             if view.get("over"):
                 lines.append(Text(words("game_over"), style="bold"))
+            elif hint is not None:
+                lines.append(Text(hint, style="bold"))
             elif state.seat in waiting and prompt is None:
                 # Passes stay secret until the window closes: the server still lists us as waited for.
                 others = [s for s in waiting if s != state.seat]

@@ -68,7 +68,8 @@ def add_flags(seat: Mapping[str, Any], words: Words, lines: tuple[Text, Text], w
     """`[locked]` / `[lured away]` at the end of the first of the box's lines (second, facts) where
     the words fit without a wrap; else as the short mark (`[L]`, `[S]`) where that fits; else in
     words on the facts line, wrapping it (the help explains the short marks)."""
-    flags = [flag for flag in ("locked", "skipped") if seat.get(flag)]
+    flags = [word for flag, word in (("locked", "locked"), ("skipped", "skipped"), ("auto", "auto_mark"))
+             if seat.get(flag) is True]
     if not flags:
         return
 

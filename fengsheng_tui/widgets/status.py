@@ -29,6 +29,10 @@ class StatusBar(Static):
                 text.append(f" · {words('identity')}: {words.identity(view.get('identity'))}")
             if view.get("paused"):
                 text.append(" · " + words("paused_you" if state.host else "paused_by_host"), style="bold reverse")
+            if state.auto:
+                text.append(" · " + words("auto_on"), style="bold reverse")
+            if view.get("fast_forward") is True and not view.get("over"):
+                text.append(" · " + words("fast_forwarding") + " ⏩", style="bold reverse")
         if text != self._shown:
             self._shown = text
             self.update(text, layout=layout)

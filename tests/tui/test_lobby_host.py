@@ -153,3 +153,23 @@ async def test_the_host_mutes_spectators_with_m_and_a_seat_with_slash_mute_and_s
         assert "/mute" not in screen_text(app).split(words("chat"))[-1]  # the command was not chatted
     await guest.close()
     await fan.close()
+
+
+async def test_the_host_picks_the_next_bots_level_with_l_and_the_seat_shows_it(
+        server: tuple[GameServer, Table]) -> None:
+    """`l` cycles the level the next `b` seats (random, basic, normal, hard); a level other than
+    the usual one is shown beside the bot's seat."""
+    srv, table = server
+    app = FengshengApp(NetSession("127.0.0.1", srv.port, "Boss"), lang="en", keymap={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen) and bool((app.state.lobby or {}).get("host")))
+        await pilot.press("b")
+        await wait_for(pilot, lambda: len(table.slots) == 2)
+        await pilot.press("l")  # normal -> hard
+        await pilot.pause()
+        assert "The next bot added (b) plays at level hard" in screen_text(app)
+        await pilot.press("b")
+        await wait_for(pilot, lambda: len(table.slots) == 3)
+        assert [s.bot_level for s in table.slots[1:]] == ["normal", "hard"]
+        await wait_for(pilot, lambda: "bot (hard (thinks up to 1 s))" in screen_text(app))
+        assert screen_text(app).count("bot (") == 1  # the normal one is just "bot"

@@ -1,0 +1,97 @@
+"""The host's timers in the table lobby: seconds per kind of decision and the bots' delay.
+
+Each step is sent at once as an op (`set_timers`, `set_bot_delay`); the values shown are the
+lobby frame's, so the host sees what the server took, as everyone in the lobby does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Footer, Static
+
+from ..i18n import TIMER_KIND
+from ..keys import TIMERS_KEYS
+from .base import FsModal
+
+BOT_DELAY = "bot_delay"
+#: (step, least, most) in seconds: a decision's timer, and the bots' delay.
+TIMER_STEP = (5.0, 5.0, 600.0)
+BOT_DELAY_STEP = (0.2, 0.0, 10.0)
+
+
+class TimersScreen(FsModal):
+    DEFAULT_CSS = """
+    TimersScreen { align: center middle; }
+    TimersScreen > Vertical { width: 52; max-width: 100%; height: auto; border: round $accent; background: $surface;
+                              padding: 0 1; }
+    TimersScreen #timer-rows { width: 100%; height: auto; }
+    """
+    KEYS = TIMERS_KEYS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.row = 0
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(id="timer-rows")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.shown = True
+        self.refresh_view()
+
+    def rows(self) -> list[tuple[str, float]]:
+        """(kind, seconds) for every timer the lobby shows, then the bots' delay."""
+        lobby: dict[str, Any] = self.fs_app.state.lobby or {}
+        timers = lobby.get("timers")
+        out = [(str(k), float(v)) for k, v in (timers.items() if isinstance(timers, dict) else ())
+               if isinstance(v, int | float) and not isinstance(v, bool)]
+        delay = lobby.get(BOT_DELAY)
+        if isinstance(delay, int | float) and not isinstance(delay, bool):
+            out.append((BOT_DELAY, float(delay)))
+        return out
+
+    def refresh_view(self) -> None:
+        if not self.shown:
+            return
+        words = self.fs_app.words
+        rows = self.rows()
+        self.row = min(self.row, max(0, len(rows) - 1))
+        lines = [Text(words("timers_title"), style="bold"), Text(words("timers_hint"), style="dim")]
+        for i, (kind, seconds) in enumerate(rows):
+            name = words(BOT_DELAY) if kind == BOT_DELAY else TIMER_KIND[words.lang].get(kind, kind)
+            line = Text(f" {name}: ", style="bold" if i == self.row else "")
+            line.append(f"‹ {words('seconds', s=f'{seconds:g}')} ›")
+            if i == self.row:
+                line.stylize("reverse")
+            lines.append(line)
+        self.query_one("#timer-rows", Static).update(Group(*lines))
+
+    def action_move(self, step: int) -> None:
+        rows = self.rows()
+        if rows:
+            self.row = (self.row + step) % len(rows)
+        self.refresh_view()
+
+    def action_change(self, direction: int) -> None:
+        rows = self.rows()
+        if not rows:
+            return
+        kind, seconds = rows[self.row]
+        step, least, most = BOT_DELAY_STEP if kind == BOT_DELAY else TIMER_STEP
+        value = round(min(most, max(least, seconds + direction * step)), 1)
+        if value == seconds:
+            return
+        if kind == BOT_DELAY:
+            self.fs_app.send(lambda s: s.op("set_bot_delay", seconds=value))
+        else:
+            self.fs_app.send(lambda s: s.op("set_timers", **{kind: value}))
+
+    def action_close(self) -> None:
+        self.dismiss(False)

@@ -1,0 +1,60 @@
+"""The host changes the timers and the bots' delay in the table lobby (`d`), and everyone in the
+lobby sees the values. Real TCP on 127.0.0.1."""
+
+from __future__ import annotations
+
+from fengsheng_tui.app import FengshengApp
+from fengsheng_tui.screens.table_lobby import TableLobbyScreen
+from fengsheng_tui.screens.timers import TimersScreen
+from fengsheng_tui.session import NetSession
+from net.client import Client
+from net.server import GameServer
+from net.table import Table
+
+from .screen_text import screen_text
+from .test_lobby_host import next_lobby, wait_for
+
+
+async def test_the_host_sets_a_timer_and_the_bots_delay_and_a_guest_sees_both(
+        server: tuple[GameServer, Table]) -> None:
+    srv, table = server
+    app = FengshengApp(NetSession("127.0.0.1", srv.port, "老板"), lang="zh", keymap={})
+    guest = Client()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen) and bool(app.state.lobby)
+                       and app.state.lobby.get("host") is True)
+        await guest.connect("127.0.0.1", srv.port, "客人")
+        assert "机器人等待: 0秒" in screen_text(app)
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, TimersScreen))
+        assert "出牌: ‹ 30秒 ›" in screen_text(app)
+        await pilot.press("right")  # the first row: the play timer, 5 s a step
+        await wait_for(pilot, lambda: table.timers["play"] == 35.0)
+        seen = await next_lobby(guest)
+        while seen["timers"]["play"] != 35.0:
+            seen = await next_lobby(guest)
+        await pilot.press("up")  # round to the last row: the bots' delay, 0.2 s a step
+        await pilot.press("right", "right")
+        await wait_for(pilot, lambda: table.bot_delay == 0.4)
+        while seen["bot_delay"] != 0.4:
+            seen = await next_lobby(guest)
+        await wait_for(pilot, lambda: "机器人等待: ‹ 0.4秒 ›" in screen_text(app))
+        await pilot.press("left")
+        await wait_for(pilot, lambda: table.bot_delay == 0.2)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen))
+        await wait_for(pilot, lambda: "机器人等待: 0.2秒" in screen_text(app) and "出牌35秒" in screen_text(app))
+        await guest.close()
+
+
+async def test_a_guest_cannot_open_the_timers(server: tuple[GameServer, Table]) -> None:
+    srv, table = server
+    host = Client()
+    await host.connect("127.0.0.1", srv.port, "老板")
+    app = FengshengApp(NetSession("127.0.0.1", srv.port, "客人"), lang="zh", keymap={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen) and bool(app.state.lobby))
+        await pilot.press("d")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, TableLobbyScreen) and table.timers["play"] == 30.0
+    await host.close()
