@@ -22,7 +22,12 @@
    last seat has the bytes, and → last seat has run `net.protocol.decode` on them. This is what N
    client processes on this machine cost before any game work, against the same echo.
 
-Run: .venv/bin/python bench/net_bench.py [--choices 300] [--tables 50] [--players 9] [--floor-only]
+0. Server CPU per fan-out, in process: a table whose connections are sinks (no sockets), whole
+   games of random legal choices; the thread CPU time of each flush (`Table._send_frames`: the
+   views, patches, encoding and writes of one batch of decisions), median over the flushes that
+   reach all the seats (the 9-seat fan-out of issue 17, target <= 150 µs) and over every flush.
+
+Run: .venv/bin/python bench/net_bench.py [--choices 300] [--tables 50] [--players 9] [--floor-only] [--sink-only]
 `--profile FILE` also writes a cProfile of the server process during the fan-out runs.
 """
 
@@ -92,6 +97,133 @@ if profile != "-":
     profiler.dump_stats(profile)
 else:
     asyncio.run(main())
+"""
+
+PACE = r"""
+import asyncio, json, logging, random, sys, time
+from net import protocol as P
+from net.server import GC_FREEZE_EVERY, GameServer
+from net.table import Session, SeatSlot, Table
+tables, sampled, delay, human, data_dir, spread = (int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]),
+                                                    float(sys.argv[4]), sys.argv[5] if sys.argv[5] != "-" else None,
+                                                    float(sys.argv[6]))
+logging.disable(logging.INFO)
+class Sink:  # a seat's connection in this process: the frames are built and handed over, not sent
+    check_outbound = False
+    closing = False
+    def __init__(self):
+        self.frames = self.bytes = 0
+    def send_frame(self, frame):
+        self.frames += 1
+        self.bytes += len(frame)
+        return True
+    def send(self, msg):
+        return self.send_frame(P.encode_frame(msg))
+sinks, figures, late = [], {"choices": 0}, []
+import gc
+gc_pauses = []
+def gc_timer(phase, info, started=[0.0]):
+    if phase == "start":
+        started[0] = time.perf_counter()
+    else:
+        gc_pauses.append((time.perf_counter() - started[0], info["generation"], info["collected"]))
+gc.callbacks.append(gc_timer)
+apply, bot_move = Table._apply, Table._bot_move
+def counted(self, *args):
+    figures["choices"] += 1
+    return apply(self, *args)
+def timed(self, slot, prompt):  # how late each bot move (a timer like a deadline) was applied
+    late.append(self.clock() - self._bot_at[prompt.id])
+    return bot_move(self, slot, prompt)
+Table._apply, Table._bot_move = counted, timed
+from net.clock import TableClock
+issue = TableClock.issue
+def jittered(self, prompt_id, seconds, cap, bot_wait):  # people take more or less time than the mean
+    return issue(self, prompt_id, seconds, cap, bot_wait * random.uniform(0.2, 1.8))
+TableClock.issue = jittered
+freezes = []
+freeze = GameServer._freeze
+def timed_freeze(self):
+    t = time.perf_counter()
+    freeze(self)
+    freezes.append(time.perf_counter() - t)
+GameServer._freeze = timed_freeze
+def attach(table, seats):
+    for seat in seats:
+        sink = Sink()
+        session = Session(sink, f"sink{seat}", False)
+        session.seat = seat
+        table.sessions.add(session)
+        sinks.append(sink)
+async def main():
+    loop = asyncio.get_running_loop()
+    server = GameServer("127.0.0.1", 0, max_connections=sampled + 16, gc_freeze_every=GC_FREEZE_EVERY)
+    for n in range(tables):
+        table = Table(f"t{n}", players=9, characters=True, bot_delay=delay, offline_timeout=human,
+                      standin_grace=1e9, data_dir=data_dir, auto_start=n < sampled)
+        server.add_table(table)
+        if n < sampled:  # eight bots wait for the sampled TCP client, who takes the last seat
+            for _ in range(8):
+                table.add_bot("random")
+            attach(table, range(8))
+        else:  # a human who never came (seat 0: every deadline runs out) and eight bots
+            table.slots.append(SeatSlot(name="away", token=f"token{n}"))
+            for _ in range(8):
+                table.add_bot("random")
+            table.seats.reindex()
+            attach(table, range(9))
+            def begin(table=table):
+                table._start_game()
+                table.post(("noop",))
+            loop.call_later(random.uniform(0, spread), begin)
+    await server.start()
+    print(server.port, flush=True)
+    lags = []
+    async def probe():  # the event loop's own lateness: a 10 ms sleep, how much longer it took
+        while True:
+            t = loop.time()
+            await asyncio.sleep(0.01)
+            lags.append(loop.time() - t - 0.01)
+    probing = asyncio.ensure_future(probe())
+    await loop.run_in_executor(None, sys.stdin.readline)  # the warm-up is over: count from here
+    lags.clear()
+    late.clear()
+    gc_pauses.clear()
+    figures["choices"] = 0
+    for sink in sinks:
+        sink.frames = sink.bytes = 0
+    for table in server.tables.values():
+        table.timeouts, table.max_lateness = 0, 0.0
+    await loop.run_in_executor(None, sys.stdin.readline)
+    probing.cancel()
+    lags.sort()
+    ts = server.tables.values()
+    print(json.dumps({"freezes": freezes, "gc": [len(gc_pauses), max(gc_pauses, default=(0, 0, 0)), sum(g[2] for g in gc_pauses),
+                             sum(1 for g in gc_pauses if g[1] == 2), len(gc.get_objects())], "loop_lag": [lags[len(lags) // 2], lags[len(lags) * 99 // 100], lags[-1]],
+                      "late50": sorted(late)[len(late) // 2], "timeouts": sum(t.timeouts for t in ts), "max_lateness": max(t.max_lateness for t in ts),
+                      "games": sum(t.games_finished for t in ts), "frames": sum(s.frames for s in sinks),
+                      "bytes": sum(s.bytes for s in sinks), "bot_late": sorted(late)[-len(late) // 100 - 1:],
+                      **figures}), flush=True)
+asyncio.run(main())
+"""
+
+PROBE = r"""
+import asyncio, json, sys
+async def main():  # a process doing nothing but 10 ms sleeps: how late the machine wakes it
+    loop = asyncio.get_running_loop()
+    lags = []
+    async def probe():
+        while True:
+            t = loop.time()
+            await asyncio.sleep(0.01)
+            lags.append(loop.time() - t - 0.01)
+    task = asyncio.ensure_future(probe())
+    print(0, flush=True)
+    await loop.run_in_executor(None, sys.stdin.readline)
+    task.cancel()
+    lags.sort()
+    print(json.dumps({"p99": lags[len(lags) * 99 // 100], "max": lags[-1]}), flush=True)
+asyncio.run(main())
 """
 
 ECHO = r"""
@@ -365,6 +497,54 @@ async def floor_driver(port: int, rounds: int, pause: float) -> dict[str, Any]:
     return {"sent": sent}
 
 
+async def paced_clients(port: int, tables: int, seconds: float, think: tuple[float, float]) -> dict[str, Any]:
+    """One real TCP client per sampled table, as a human at that table: each of its prompts is
+    answered after a think time; returns, per answer, seconds from the choice sent to the view
+    that no longer holds that prompt (the seat updated)."""
+    import random
+
+    latencies: list[float] = []
+    rng = random.Random(1)
+
+    async def play(n: int) -> None:
+        client = Client()
+        await client.connect("127.0.0.1", port, "human", table=f"t{n}")
+        loop = asyncio.get_running_loop()
+        pending: dict[int, float] = {}  # prompt id -> when its answer was sent
+        timers: list[asyncio.TimerHandle] = []
+
+        def answer(prompt_id: int, option: str) -> None:
+            pending[prompt_id] = time.perf_counter()
+            asyncio.ensure_future(client.choose(prompt_id, option))
+
+        answered: set[int] = set()
+        end = loop.time() + seconds
+        while loop.time() < end:
+            try:
+                msg = await client.recv(timeout=max(0.01, end - loop.time()))
+            except TimeoutError:
+                break
+            if msg is None:
+                break
+            if msg["type"] != "update":
+                continue
+            now = time.perf_counter()
+            prompt = msg["view"]["prompt"]
+            for prompt_id in [p for p in pending if prompt is None or prompt["id"] != p]:
+                latencies.append(now - pending.pop(prompt_id))
+            if msg["view"]["over"]:
+                break
+            if prompt is not None and prompt["id"] not in answered:
+                answered.add(prompt["id"])
+                timers.append(loop.call_later(rng.uniform(*think), answer, prompt["id"], prompt["default"]))
+        for timer in timers:
+            timer.cancel()
+        await client.close()
+
+    await asyncio.gather(*(play(n) for n in range(tables)))
+    return {"latencies": latencies}
+
+
 def worker(argv: list[str]) -> None:
     if argv[0] == "_echo":
         result = asyncio.run(echo_client(int(argv[1]), int(argv[2]), argv[3] == "framed", float(argv[4])))
@@ -372,6 +552,8 @@ def worker(argv: list[str]) -> None:
         result = asyncio.run(floor_seat(int(argv[1]), argv[2] == "decode", int(argv[3])))
     elif argv[0] == "_floor_driver":
         result = asyncio.run(floor_driver(int(argv[1]), int(argv[2]), float(argv[3])))
+    elif argv[0] == "_paced":
+        result = asyncio.run(paced_clients(int(argv[1]), int(argv[2]), float(argv[3]), (0.5, 3.0)))
     elif argv[0] == "_seats":  # every seat in this one process
         result = asyncio.run(seats_client(int(argv[1]), int(argv[2]), int(argv[3]), float(argv[4])))
     else:
@@ -509,9 +691,71 @@ def print_floor(seats: int, body: int, bare: tuple[list[float], list[float]],
         print(f"floor: share of the fan-out median ({fan_med * 1e3:.3f} ms): {decoded_med / fan_med:.0%} with the "
               f"decode, {bare_med / fan_med:.0%} bytes only; the game's own work adds "
               f"{(fan_med - decoded_med) * 1e3:.3f} ms")
+        above = fan_med - decoded_med
+        print(f"end to end above the floor (issue 17, target <= 1 echo): (choice -> all {seats} seats updated) "
+              f"{fan_med * 1e3:.3f} ms - (floor with decode) {decoded_med * 1e3:.3f} ms = {above * 1e3:.3f} ms = "
+              f"{above / rtt_med:.2f} echo round trips ({rtt_med * 1e3:.3f} ms)")
         print(f"floor: at a ratio of 3 a fan-out may take {3 * rtt_med * 1e3:.3f} ms; the floor leaves "
               f"{(3 * rtt_med - decoded_med) * 1e6:.0f} µs of it for all the game's work (the engine step, nine "
               f"projections, diffs and encodes, nine patches applied)")
+
+
+class SinkConnection:
+    """Where a table's frames go in the in-process measurement: counted, never written."""
+
+    check_outbound = False
+    closing = False
+
+    def __init__(self) -> None:
+        self.frames = 0
+
+    def send_frame(self, frame: bytes) -> bool:
+        self.frames += 1
+        return True
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        return self.send_frame(P.encode_frame(msg))
+
+
+def sink_fanout(players: int, identities: str, characters: bool, games: int) -> tuple[list[int], list[int]]:
+    """Thread CPU ns of each flush of `games` whole games of random legal choices, at a table whose
+    every seat is a sink connection: (the flushes that reached every seat, every flush)."""
+    import random
+
+    from net.table import SeatSlot, Session, Table
+
+    full: list[int] = []
+    every: list[int] = []
+    long = dict.fromkeys(("play", "send", "response", "receive", "probe_discard", "character_pick", "skill"), 600.0)
+    for seed in range(1, games + 1):
+        table = Table("t", players=players, identities=identities, characters=characters, seed=seed, timers=long)
+        for n in range(players):
+            table.slots.append(SeatSlot(name=f"p{n}", token=f"token{n}"))
+        table.seats.reindex()
+        table._start_game()
+        sinks = []
+        for seat in range(players):
+            sink = SinkConnection()
+            session = Session(sink, f"p{seat}", False)  # type: ignore[arg-type]
+            session.seat = seat
+            table.slots[seat].session = session
+            table.sessions.add(session)
+            sinks.append(sink)
+        table._send_frames()
+        rng = random.Random(seed)
+        game = table.game
+        assert game is not None
+        while not game.over:
+            prompt = rng.choice(game.pending())
+            table._apply(prompt.seat, prompt.id, rng.choice(prompt.options).id, "bench")
+            before = sum(sink.frames for sink in sinks)
+            t0 = time.thread_time_ns()
+            table._send_frames()
+            spent = time.thread_time_ns() - t0
+            every.append(spent)
+            if sum(sink.frames for sink in sinks) - before == players:
+                full.append(spent)
+    return full, every
 
 
 def random_bot(seat: int, seed: int) -> Any:
@@ -536,6 +780,51 @@ async def load(port: int, tables: int, players: int) -> float:
     return elapsed
 
 
+def paced(tables: int, sampled: int, seconds: float, delay: float, human: float, data: str) -> None:
+    """`tables` tables of 9 seats (characters) at a human pace in one server process: in-process
+    bots answer after `delay` s (a quarter of it in turn windows), a seat nobody took times out after
+    `human` s; every seat has a connection in the server process that is handed its frames (a sink:
+    the fan-out is the server's full work but the socket write). `sampled` of the tables seat one
+    real TCP client (its own process) in place of a bot, whose latency is measured. Server CPU and
+    RSS over `seconds` after a warm-up in which the tables start, spread out; each bot move's delay
+    varies (0.2 to 1.8 times `delay`), as people's do."""
+    spread = delay  # the tables start over one bot delay, so they do not move in step
+    server, port = spawn(PACE, str(tables), str(sampled), str(delay), str(human), data, str(spread))
+    try:
+        time.sleep(spread + 3.0)
+        clients = run_self("_paced", str(port), str(sampled), str(seconds))
+        time.sleep(2.0)  # the sampled tables deal
+        assert server.stdin is not None
+        server.stdin.write("\n")
+        server.stdin.flush()
+        probe, _ = spawn(PROBE)
+        cpu0, _ = proc_stats(server.pid)
+        t0 = time.perf_counter()
+        (result,) = collect([clients], timeout=seconds + 120)
+        elapsed = time.perf_counter() - t0
+        cpu1, peak = proc_stats(server.pid)
+        summary = stop(server)
+        idle = stop(probe)
+    finally:
+        server.kill()
+    latencies = result["latencies"]
+    choices = summary["choices"]
+    print(f"{tables} tables x 9 seats (characters) at a human pace, one server process: "
+          f"{choices / elapsed / tables:.2f} choices per table per second (one per {elapsed * tables / max(choices, 1):.1f} s), "
+          f"{choices / elapsed:.0f} choices/s in all, {summary['frames'] / elapsed:.0f} frames/s to in-process seats")
+    print(f"  server CPU {(cpu1 - cpu0) / elapsed * 100:.0f}% of one core over {elapsed:.0f} s; peak RSS "
+          f"{peak / 2**20:.0f} MiB; deadlines run out {summary['timeouts']}, latest applied "
+          f"{summary['max_lateness'] * 1e3:.0f} ms after it; bot moves p99 {summary['bot_late'][0] * 1e3:.0f} ms, latest {summary['bot_late'][-1] * 1e3:.0f} ms after due (median {summary['late50'] * 1e3:.1f} ms); the event loop's lag on a 10 ms sleep: median {summary['loop_lag'][0] * 1e3:.1f} ms, p99 {summary['loop_lag'][1] * 1e3:.1f} ms, max {summary['loop_lag'][2] * 1e3:.0f} ms")
+    print(f"  meanwhile an idle process's 10 ms sleep overslept by p99 {idle['p99'] * 1e3:.1f} ms, max "
+          f"{idle['max'] * 1e3:.0f} ms (what the machine's load alone does to a timer)")
+    print(f"  freezes (ms): {[round(f * 1e3, 1) for f in summary['freezes']]}")
+    print(f"  garbage collections {summary['gc'][0]} ({summary['gc'][3]} full), the longest {summary['gc'][1][0] * 1e3:.0f} ms "
+          f"(generation {summary['gc'][1][1]}); {summary['gc'][2]} objects found in cycles; {summary['gc'][4]} objects tracked")
+    if latencies:
+        print(f"  {sampled} sampled TCP clients: choice -> seat updated median {statistics.median(latencies) * 1e3:.2f} ms, "
+              f"p99 {percentile(latencies, 0.99) * 1e3:.2f} ms over {len(latencies)} choices")
+
+
 def stop(server: subprocess.Popen[str]) -> dict[str, Any]:
     """Ask a bench server for its figures, then end it."""
     assert server.stdin is not None and server.stdout is not None
@@ -558,11 +847,30 @@ def main() -> None:
     parser.add_argument("--profile", default="-", help="write a cProfile of the fan-out server here")
     parser.add_argument("--floor-only", action="store_true", help="measure just the echo and the fan-out floor")
     parser.add_argument("--floor-rounds", type=int, default=300, help="fan-outs per floor measurement")
+    parser.add_argument("--sink-games", type=int, default=6, help="games for the in-process fan-out CPU")
+    parser.add_argument("--paced-tables", type=int, default=500, help="tables at a human pace (0: skip)")
+    parser.add_argument("--paced-seconds", type=float, default=60.0)
+    parser.add_argument("--paced-sampled", type=int, default=8, help="of which seat a real TCP client")
+    parser.add_argument("--paced-delay", type=float, default=15.0, help="seconds an in-process bot takes, and a seat nobody took (about one choice per table per 2 s)")
+    parser.add_argument("--paced-only", action="store_true", help="measure just the tables at a human pace")
+    parser.add_argument("--sink-only", action="store_true", help="measure just the in-process fan-out CPU")
     args = parser.parse_args()
     characters = "0" if args.no_characters else "1"
     identities = args.identities or ("3v3" if args.no_characters else "default")
     game = (str(args.players), identities)
     label = f"{args.players} seats ({identities}{', characters' if characters == '1' else ''})"
+    if args.sink_games > 0 and not args.floor_only and not args.paced_only:
+        full, every = sink_fanout(args.players, identities, characters == "1", args.sink_games)
+        print(f"server CPU per fan-out, in process, every seat a sink, {label}: median {statistics.median(full) / 1e3:.0f} µs "
+              f"over the {len(full)} flushes that reached all {args.players} seats (p90 {percentile(full, 0.9) / 1e3:.0f} µs); "
+              f"median {statistics.median(every) / 1e3:.0f} µs over all {len(every)} flushes ({args.sink_games} games)")
+    if args.sink_only:
+        return
+    if args.paced_only:
+        with tempfile.TemporaryDirectory() as tmp:
+            paced(args.paced_tables, args.paced_sampled, args.paced_seconds, args.paced_delay, args.paced_delay,
+                  "-" if args.no_journal else tmp)
+        return
     sizes: list[int] = []
     with tempfile.TemporaryDirectory() as tmp:
         data = "-" if args.no_journal else tmp
@@ -661,7 +969,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] in ("_echo", "_seat", "_seats", "_floor_seat", "_floor_driver"):
+    if len(sys.argv) > 1 and sys.argv[1] in ("_echo", "_seat", "_seats", "_floor_seat", "_floor_driver", "_paced"):
         worker(sys.argv[1:])
     else:
         main()

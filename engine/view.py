@@ -114,25 +114,40 @@ def public_view(game: Game, entries: list[dict[str, object]] | None = None) -> d
 
 
 def seat_part(game: Game, seat: int | None, public: dict[str, object], facts: tuple[object, ...] | None = None,
-              ) -> SeatPart:
+              last: tuple[tuple[object, ...], SeatPart] | None = None) -> SeatPart:
     """`seat`'s part of its view, next to `public` (this moment's `public_view`): where the seat
     sees no more than a spectator (the message, the stack), the public objects themselves.
-    Built from `own_facts(game, seat)` (`facts`, when the caller has them) and `public` only."""
+    Built from `own_facts(game, seat)` (`facts`, when the caller has them) and `public` only;
+    `last`, an earlier part of the seat with its facts, lends its objects (hand, character, task)
+    where the facts they were built from are the same."""
     if seat is None:
         return SeatPart(None, {key: public[key] for key in SEAT_KEYS}, None)
     _, hand, identity, choices, character, prompt_id, message, stack = facts or own_facts(game, seat)
     entries = public["seats"]
     assert isinstance(entries, list)
+    if last is not None and last[1].entry is not None:
+        known, earlier = last
+        fields = earlier.fields
+        shown_hand = fields["hand"] if known[1] == hand else [game.face(c) for c in hand]  # type: ignore[attr-defined]
+        shown_choices = fields["character_choices"] if known[3] == choices else list(choices)  # type: ignore[call-overload]
+        if known[4] == character:
+            task, shown_character = fields["task"], earlier.entry["character"]  # type: ignore[index]
+        else:
+            task, shown_character = _task_of(character), _character_of(character)  # type: ignore[arg-type]
+    else:
+        shown_hand = [game.face(c) for c in hand]  # type: ignore[attr-defined]
+        shown_choices = list(choices)  # type: ignore[call-overload]
+        task, shown_character = _task_of(character), _character_of(character)  # type: ignore[arg-type]
     return SeatPart(seat, {
         "seat": seat,
-        "hand": [game.face(c) for c in hand],  # type: ignore[attr-defined]
+        "hand": shown_hand,
         "identity": identity,
-        "character_choices": list(choices),  # type: ignore[call-overload]
-        "task": _task_of(character),  # type: ignore[arg-type]
+        "character_choices": shown_choices,
+        "task": task,
         "message": public["message"] if message is None else message,
         "stack": public["stack"] if stack is None else list(stack),  # type: ignore[call-overload]
         "prompt": game.prompts[seat].to_dict() if prompt_id is not None else None,
-    }, {**entries[seat], "identity": identity, "character": _character_of(character)})  # type: ignore[arg-type]
+    }, {**entries[seat], "identity": identity, "character": shown_character})
 
 
 def seat_part_again(part: SeatPart, facts: tuple[object, ...], public: dict[str, object]) -> SeatPart:
@@ -162,10 +177,13 @@ def own_facts(game: Game, seat: int) -> tuple[object, ...]:
     prompt = game.prompts.get(seat)
     m = s.message
     message = _message(game, seat) if m is not None and not m.face_up and seat in m.seen_by else None
-    knows = any(item.function == "试探" and seat in (item.user, item.target_seat) for item in s.stack)
+    stack = None
+    for item in s.stack:
+        if item.function == "试探" and (item.user == seat or item.target_seat == seat):
+            stack = tuple(_stack_item(game, item, seat) for item in s.stack)
+            break
     return (seat, tuple(me.hand), me.identity, tuple(me.character_choices), _character_facts(game, seat, seat),
-            prompt.id if prompt is not None else None, message,
-            tuple(_stack_item(game, item, seat) for item in s.stack) if knows else None)
+            None if prompt is None else prompt.id, message, stack)
 
 
 def _seat_entry(game: Game, index: int) -> dict[str, object]:

@@ -378,7 +378,7 @@ class FanOut:
                 last.part = seat_part_again(last.part, facts, public)
                 last.public = public
             return last.part, facts, deadline
-        part = seat_part(game, seat, public, facts)
+        part = seat_part(game, seat, public, facts, None if last is None else (last.facts, last.part))
         prompt: Any = part.fields["prompt"]
         if prompt is not None:
             prompt["deadline"] = deadline

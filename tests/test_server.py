@@ -417,3 +417,27 @@ async def test_a_resumed_table_still_knows_which_seats_programs_play(tmp_path: P
         await server.close()
     resumed = Table.resume(path)
     assert [slot.remote_bot for slot in resumed.slots] == [True, False, False, False]
+
+
+async def test_the_server_puts_long_lived_objects_out_of_the_collectors_reach() -> None:
+    """Every `gc_freeze_every` seconds what exists goes to the permanent generation, so a full
+    collection walks only newer objects (its pause stays short with many tables); none unless asked."""
+    import gc
+
+    gc.unfreeze()
+    idle = GameServer("127.0.0.1", 0)
+    await idle.start()
+    try:
+        await asyncio.sleep(0.1)
+        assert gc.get_freeze_count() == 0
+    finally:
+        await idle.close()
+    server = GameServer("127.0.0.1", 0, gc_freeze_every=0.02)
+    await server.start()
+    try:
+        async with asyncio.timeout(5):
+            while gc.get_freeze_count() == 0:
+                await asyncio.sleep(0.01)
+    finally:
+        await server.close()
+        gc.unfreeze()

@@ -199,3 +199,41 @@ async def test_the_host_sets_the_bots_delay_and_the_timers_and_everyone_in_the_l
         assert table.bot_delay == 1.5
     finally:
         await server.close()
+
+
+async def test_a_dead_player_fast_forwards_once_no_living_human_plays_by_hand() -> None:
+    # Seed 26: our seat (played by its 托管 bot, the others random bots) dies mid-game.
+    table = Table("t", players=4, timers=LONG, bot_delay=0.0, seed=26)
+    for _ in range(3):
+        table.add_bot()
+    apply = table._apply
+
+    def slow_once_dead(seat: int, prompt_id: int, option: str, how: str) -> None:
+        """From our death on the bots take 5 s a move: watching to the end would take minutes."""
+        apply(seat, prompt_id, option, how)
+        if table.game is not None and not table.game.state.seats[3].in_game:
+            table.bot_delay = 5.0
+
+    table._apply = slow_once_dead  # type: ignore[method-assign]
+    server = await started(table)
+    try:
+        me = await join(server.port, "me", token=table.host_token)
+        assert me.seat == 3
+        await me.op("start")
+        await view_until(me, lambda v: "seats" in v)
+        await me.fast_forward(True)  # alive: not ours to ask
+        assert (await until(me, lambda m: m["type"] == "error"))["code"] == P.BAD_STATE
+        await me.auto(True)
+        dead = await view_until(me, lambda v: v["seats"][3]["alive"] is False or v["seats"][3]["lost"] is True,
+                                timeout=20)
+        assert not dead["over"] and dead.get("fast_forward") is False
+        assert table.game is not None
+        left_at_death = len(table.game.choices)
+        began = time.monotonic()
+        await me.fast_forward(True)
+        await view_until(me, lambda v: v.get("fast_forward") is True or v.get("over") is True)
+        await view_until(me, lambda v: v.get("over") is True, timeout=20)
+        # Far more moves than 20 s of 5 s waits could hold were made after our death.
+        assert time.monotonic() - began < 20 and len(table.game.choices) - left_at_death > 8
+    finally:
+        await server.close()

@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         from engine import ConfigError
         from fengsheng_tui.local_game import needs_characters
         from net.journal import JournalError
-        from net.server import DEFAULT_PORT, GameServer
+        from net.server import DEFAULT_PORT, GC_FREEZE_EVERY, GameServer
         from net.table import BOT_DELAY, Table
 
         data_dir = args.data_dir or default_data_dir()
@@ -127,7 +127,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"fengsheng host: {exc}", file=sys.stderr)
             return 1
         port = DEFAULT_PORT if args.port is None else args.port
-        server = GameServer(args.interface or "0.0.0.0", port)
+        # Alone in its process (no SSH guests' screens), the server keeps its collector pauses short.
+        server = GameServer(args.interface or "0.0.0.0", port,
+                            gc_freeze_every=GC_FREEZE_EVERY if args.ssh is None else None)
         server.add_table(table)
         try:
             await server.start()

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from fengsheng_tui.app import FengshengApp
+from fengsheng_tui.local_game import start_local_table
 from fengsheng_tui.screens.game_over import GameOverScreen
 from fengsheng_tui.session import NetSession
 from net.server import GameServer
@@ -19,13 +20,9 @@ LONG = {"play": 60.0, "send": 60.0, "response": 60.0, "receive": 60.0, "probe_di
 
 
 async def test_the_auto_key_hands_the_seat_to_a_bot_and_takes_it_back_with_the_open_prompt() -> None:
-    table = Table("solo", players=4, timers=LONG, bot_delay=0.0, seed=5, auto_start=True)
-    for _ in range(3):
-        table.add_bot("random")
-    server = GameServer("127.0.0.1", 0)
-    server.add_table(table)
-    await server.start()
-    app = FengshengApp(NetSession("127.0.0.1", server.port, "Me", token=table.host_token), lang="en", keymap={})
+    local = await start_local_table(4, seed=5, bot_level="random", bot_delay=0.0, timers=LONG)  # `fengsheng play`
+    table = local.table
+    app = FengshengApp(NetSession("127.0.0.1", local.port, "Me", token=local.host_token), lang="en", keymap={})
     app.auto_pass = False  # only the bot may answer here
     try:
         async with app.run_test(size=(100, 30)) as pilot:
@@ -58,7 +55,7 @@ async def test_the_auto_key_hands_the_seat_to_a_bot_and_takes_it_back_with_the_o
             game = table.game
             await wait_for(pilot, lambda: any(c[:2] == (seat, prompt["id"]) for c in game.choices))
     finally:
-        await server.close()
+        await local.close()
 
 
 @pytest.fixture
