@@ -99,6 +99,8 @@ async def test_a_remote_player_keeps_his_own_seats_replay_and_steps_through_it(t
                 screen.step = step  # the model alone: what the ring would draw at this step
             assert screen.step == step
             view = screen.state_at().view or {}
+            # Our box agrees with our hand, from the first event on (before the first frame: our deal).
+            assert view["seats"][seat]["hand_count"] == len(view["hand"]), step
             if view.get("hand"):
                 hands.add(tuple(c["id"] for c in view["hand"]))
                 if drawn:
