@@ -113,10 +113,26 @@ def view_at(replay: dict[str, Any], step: int, frame: int | None = None) -> dict
         view.update({key: copy.deepcopy(shown.get(key)) for key in FRAME_KEYS})
         view["hand"] = view["hand"] or []
         view["stack"] = view["stack"] or []
+        seat = replay.get("seat")
+        if isinstance(seat, int) and 0 <= seat < len(view["seats"]):
+            view["seats"][seat]["hand_count"] = len(view["hand"])  # our own hand, as we saw it
         prompt = shown.get("prompt")
         view["prompt"] = None
         view["deciding"] = dict(prompt) if isinstance(prompt, dict) else None
+    elif index is None:
+        view["hand"] = early_hand(replay, step, view)
     return view
+
+
+def early_hand(replay: dict[str, Any], step: int, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Our hand before the first frame: the cards our own deal and draws showed us, when they
+    add up to the hand size the events give (else nothing rather than a wrong hand)."""
+    seat = replay.get("seat")
+    if not isinstance(seat, int) or not 0 <= seat < len(view["seats"]):
+        return []
+    cards = [card for ev in replay["events"][:step] if ev.get("kind") in ("dealt", "drew") and ev.get("seat") == seat
+             for card in ev.get("cards") or []]
+    return copy.deepcopy(cards) if len(cards) == view["seats"][seat]["hand_count"] else []
 
 
 def rebuild(replay: dict[str, Any], step: int) -> dict[str, Any]:
