@@ -142,12 +142,14 @@ def rebuild(replay: dict[str, Any], step: int) -> dict[str, Any]:
     view = copy.deepcopy(replay["final"])
     view.update(prompt=None, waiting=[], message=None, stack=[], window=None, over=False, winners=[],
                 declarer=None, win_reason=None, hand=[], turn=0, phase="turn_start",
+                # Table facts no event records (a pause, 托管, fast-forward, a drop) are not the end's.
+                paused=None, fast_forward=False,
                 # Before the first turn the ▶ is on the first player of the deal, not the final view's.
                 current=next((ev.get("seat") for ev in events if ev.get("kind") in ("first_player", "turn_start")),
                              None))
     for seat in view["seats"]:
         seat.update(alive=True, lost=False, messages=[], counts=dict.fromkeys(COLOURS, 0),
-                    locked=False, skipped=False, hand_count=0)
+                    locked=False, skipped=False, hand_count=0, auto=False, online=True)
         if seat.get("index") != replay.get("seat"):
             seat["identity"] = None
     placing = Placing()
