@@ -122,7 +122,7 @@ def cold_start(workdir: Path, command: list[str], marker: str, runs: int, poll: 
         try:
             started = time.perf_counter()
             tmux.start(command)
-            poll_until(tmux, lambda screen: marker in screen, poll)
+            poll_until(tmux, lambda screen: marker in screen, poll, timeout=60.0)  # a loaded machine
             times.append(time.perf_counter() - started)
         finally:
             tmux.kill()
