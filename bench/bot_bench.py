@@ -3,12 +3,14 @@
     .venv/bin/python bench/bot_bench.py            # 1,000 games per arena (several minutes)
     .venv/bin/python bench/bot_bench.py --games 100 --json
     .venv/bin/python bench/bot_bench.py --characters-only   # only the arenas with characters
-    .venv/bin/python bench/bot_bench.py --hard --games 400 --rollouts 8   # hard vs normal (issue 16)
+    .venv/bin/python bench/bot_bench.py --hard --games 400 --rollouts 12 --candidates 3   # hard vs normal
     .venv/bin/python bench/bot_bench.py --hard-timing 3   # hard's decision time at its default budget
 
 `--hard` runs only the two arenas of `hard` against `normal` (6 players 3v3; 5 players with
 characters), hard searching a fixed number of rollouts per decision (`--rollouts`, deterministic)
-instead of its default 1 s budget, which 400 games could not afford here. `--hard-timing N` plays
+among at most `--candidates` options instead of its default 1 s budget among 6, which 400 games
+could not afford here (hard overrules normal only on 4 worlds or more: 12 rollouts, 3 candidates
+is the cheapest setting where the search can change a decision). `--hard-timing N` plays
 N games of each arena at the default budget and reports hard's decision time (median, p99).
 
 Arenas give each faction each level in alternate games (the harness reads the deal to seat the
@@ -42,6 +44,7 @@ HARD_ARENAS = [
     ("hard vs normal, 5 players, characters", 5, "default", "hard", "normal", True),
 ]
 HARD_OPTIONS: dict[str, object] = {}  # HardBot keyword arguments for the arenas (--rollouts, --budget)
+LOG: list[str] = []  # --log FILE: one line per game, so a long run's partial results can be read
 ARENAS = [
     ("normal vs random", 6, "3v3", "normal", "random", False),
     ("basic vs random", 6, "3v3", "basic", "random", False),
@@ -76,6 +79,10 @@ def run_arena(players: int, identities: str, first: str, second: str, games: int
                 side_wins[side] += 1
             if winners and first != second:
                 wins[levels[winners[0]]] += 1
+            if LOG:
+                with open(LOG[0], "a", encoding="utf-8") as out:
+                    out.write(f"{first} vs {second} players={players} characters={characters} game={k + 1} "
+                              f"seed={seed} {first}={wins[first]} {second}={wins[second]}\n")
             advance(1)
     present = [side for side in SIDES if side in dealt]
     result: dict[str, object] = {
@@ -120,6 +127,53 @@ def timed_game(config: GameConfig, seed: int, levels: list[str], times: dict[str
     return play(config, seed, decide, check=False, observe=observe)
 
 
+def world_timing(moments: int, seed: int) -> dict[str, object]:
+    """µs per world sampled and built from a seat's view and log (bots.worlds), and ms per hard
+    rollout (a copy of the world, the option, `normal` everywhere to the horizon), over decisions
+    of random games (6 players 3v3, and 5 with characters). CPU time of this process."""
+    import random
+
+    from bots.worlds import Sampler
+    from engine import events_for, view
+    from engine import worlds as W
+
+    report: dict[str, object] = {}
+    for label, config in (("6 3v3", GameConfig(players=6, identities="3v3")),
+                          ("5 characters", GameConfig(players=5, identities="default", characters=True))):
+        rng = random.Random(seed)
+        sampled = rolled = 0
+        sample_time = roll_time = 0.0
+        k = 0
+        while sampled < moments:
+            game = Game.new(config, seed + k)
+            bots = [make_bot("random", s, k * 16 + s) for s in range(config.players)]
+            k += 1
+            while not game.over and sampled < moments:
+                prompt = min(game.pending(), key=lambda p: p.seat)
+                seat_view, events = view(game, prompt.seat), events_for(game, prompt.seat)
+                if len(prompt.options) > 1 and rng.random() < 0.2:
+                    try:
+                        start = time.process_time()
+                        sampler = Sampler(seat_view, events)
+                        world = sampler.sample(rng)
+                        built = sampler.game(world)
+                        sample_time += time.process_time() - start
+                        sampled += 1
+                        hard = HardBot(prompt.seat, k)
+                        hard.observe(events)
+                        hard._load(seat_view)
+                        start = time.process_time()
+                        hard._rollout(built.copy(), world.seed, prompt.id, prompt.default)
+                        roll_time += time.process_time() - start
+                        rolled += 1
+                    except W.Unsupported:
+                        pass
+                game.choose(prompt.seat, prompt.id, bots[prompt.seat].decide(seat_view))
+        report[label] = {"worlds": sampled, "us_per_world": round(sample_time / sampled * 1e6, 1),
+                         "ms_per_rollout": round(roll_time / rolled * 1e3, 2)}
+    return report
+
+
 def percentiles(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
     return {"choices": len(ordered), "median_ms": round(statistics.median(ordered) * 1e3, 4),
@@ -135,20 +189,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--characters-only", action="store_true", help="only the arenas with characters")
     parser.add_argument("--hard", action="store_true", help="only hard vs normal, at --rollouts per decision")
     parser.add_argument("--only", default="", metavar="TEXT", help="only the arenas whose name contains TEXT")
-    parser.add_argument("--rollouts", type=int, default=8, help="hard's rollouts per decision with --hard")
+    parser.add_argument("--log", default=None, metavar="FILE", help="append one line per game to FILE")
+    parser.add_argument("--worlds", type=int, default=0, metavar="N",
+                        help="only time N worlds sampled (and one hard rollout each) per table size")
+    parser.add_argument("--rollouts", type=int, default=12, help="hard's rollouts per decision with --hard")
+    parser.add_argument("--candidates", type=int, default=3, help="options hard searches at most with --hard")
     parser.add_argument("--hard-timing", type=int, default=0, metavar="N",
                         help="N games per hard arena at hard's default budget (decision time)")
     args = parser.parse_args(argv)
     times: dict[str, list[float]] = {}
     report: dict[str, object] = {}
+    if args.worlds:
+        print(json.dumps(world_timing(args.worlds, args.seed), indent=1))
+        return 0
     arenas = ARENAS
+    if args.log:
+        LOG[:] = [args.log]
     if args.hard or args.hard_timing:
         arenas = HARD_ARENAS
         HARD_OPTIONS.clear()
         if args.hard_timing:
             args.games = args.hard_timing
         else:
-            HARD_OPTIONS.update(budget=None, rollouts=args.rollouts)
+            HARD_OPTIONS.update(budget=None, rollouts=args.rollouts, candidates=args.candidates)
     for name, players, identities, first, second, characters in arenas:
         if args.only not in name:
             continue

@@ -11,6 +11,15 @@ response window of `--select-command` (seed 1: a 试探 played on us, 识破 in 
 press `2` (the card is chosen: its target line shows) and Backspace (backed out) in turn. `--close-key Escape` measures Esc, which
 also waits out Textual's ESCDELAY (100 ms) to tell a lone Esc from an escape sequence.
 
+Bytecode: the game starts with its compiled modules cached (in the benchmark's own temporary
+`PYTHONPYCACHEPREFIX`, filled by one start that is timed apart as "first start"), as after a
+`pip install` or any earlier start; an environment with PYTHONDONTWRITEBYTECODE would otherwise
+compile some hundred modules from source at every start and time that instead.
+
+Load: the machine may be busy. Each figure is also given as a ratio to the same measurement of
+bench/tui_reference.py (a bare Textual app with one line and a footer) taken in the same run, and
+the load average is printed before and after.
+
 The resolution is bounded by the polling: each poll is one `tmux capture-pane` process (its own
 cost is measured and printed) plus `--poll-ms` of sleep. The key time also includes starting the
 `tmux send-keys` client. Both figures are therefore upper bounds on what a player sees.
@@ -19,6 +28,7 @@ cost is measured and printed) plus `--poll-ms` of sleep. The key time also inclu
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import shlex
 import statistics
@@ -35,6 +45,10 @@ HELP_MARKER = "规则摘要"  # the help screen's first heading
 RESPONSE_MARKER = "响应：数字选牌"  # our response prompt is open
 CHOSEN_MARKER = "回车 确认"  # a card is chosen: the prompt asks to confirm its target
 ENV = {"TEXTUAL_ANIMATIONS": "none", "LANG": "C.UTF-8"}
+REFERENCE = [sys.executable, str(Path(__file__).with_name("tui_reference.py"))]
+REFERENCE_READY, REFERENCE_SHOWN = "REFERENCE READY", "REFERENCE HELP"
+#: A new tmux socket for every session: a killed server's socket is not reused.
+SOCKETS = itertools.count()
 
 
 class Tmux:
@@ -42,8 +56,9 @@ class Tmux:
 
     def __init__(self, socket_path: Path) -> None:
         self.socket = str(socket_path)
-        # Replays and journals of the benchmark's games go to its temporary directory.
-        self.env = {**ENV, "XDG_DATA_HOME": str(socket_path.parent / "data")}
+        # Replays, journals and compiled modules of the benchmark go to its temporary directory.
+        self.env = {**ENV, "XDG_DATA_HOME": str(socket_path.parent / "data"),
+                    "PYTHONPYCACHEPREFIX": str(socket_path.parent / "pycache")}
 
     def run(self, *args: str) -> str:
         return subprocess.run(
@@ -68,7 +83,7 @@ class Tmux:
                 "-y",
                 str(height),
                 *env,
-                shlex.join(command),
+                shlex.join(["env", "-u", "PYTHONDONTWRITEBYTECODE", *command]),
             ],
             check=True,
             timeout=10,
@@ -102,12 +117,12 @@ def percentile(values: list[float], q: float) -> float:
 
 def cold_start(workdir: Path, command: list[str], marker: str, runs: int, poll: float) -> list[float]:
     times = []
-    for run in range(runs):
-        tmux = Tmux(workdir / f"cold-{run}.sock")
+    for _ in range(runs):
+        tmux = Tmux(workdir / f"cold-{next(SOCKETS)}.sock")
         try:
             started = time.perf_counter()
             tmux.start(command)
-            poll_until(tmux, lambda screen: marker in screen, poll)
+            poll_until(tmux, lambda screen: marker in screen, poll, timeout=60.0)  # a loaded machine
             times.append(time.perf_counter() - started)
         finally:
             tmux.kill()
@@ -129,7 +144,7 @@ def key_to_repaint(
     uncovers the table. Waiting for that text, not for any change, keeps bot moves and the
     once-a-second countdown from passing for a repaint.
     """
-    tmux = Tmux(workdir / "keys.sock")
+    tmux = Tmux(workdir / f"keys-{next(SOCKETS)}.sock")
     times: tuple[list[float], list[float]] = ([], [])
     try:
         tmux.start(command)
@@ -152,9 +167,14 @@ def key_to_repaint(
     return times
 
 
-def summary(seconds: list[float]) -> str:
+def summary(seconds: list[float], reference: list[float] | None = None) -> str:
     ms = [t * 1000 for t in seconds]
-    return f"median {statistics.median(ms):.0f} ms, p95 {percentile(ms, 0.95):.0f} ms, max {max(ms):.0f} ms"
+    ratio = f"; {statistics.median(seconds) / statistics.median(reference):.2f}× the reference" if reference else ""
+    return f"median {statistics.median(ms):.0f} ms, p95 {percentile(ms, 0.95):.0f} ms, max {max(ms):.0f} ms{ratio}"
+
+
+def load() -> str:
+    return f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
 
 
 def capture_cost(workdir: Path, samples: int = 50) -> float:
@@ -193,17 +213,28 @@ def main(argv: list[str] | None = None) -> int:
     command = shlex.split(args.command)
     with tempfile.TemporaryDirectory(prefix="tui-bench-") as tmp:
         workdir = Path(tmp)
+        print(f"load average before: {load()}")
         floor = capture_cost(workdir)
         print(f"one capture-pane round trip: median {floor * 1000:.1f} ms; poll sleep {args.poll_ms:g} ms")
+        first = cold_start(workdir, command, args.marker, 1, poll)  # compiles and caches the bytecode
+        reference_first = cold_start(workdir, REFERENCE, REFERENCE_READY, 1, poll)
+        print(f"first start (compiling every module): {first[0]:.3f} s; reference {reference_first[0]:.3f} s")
         cold = cold_start(workdir, command, args.marker, args.runs, poll)
+        reference = cold_start(workdir, REFERENCE, REFERENCE_READY, args.runs, poll)
         print(
             f"cold start to first table frame: median {statistics.median(cold):.3f} s "
-            f"(min {min(cold):.3f}, max {max(cold):.3f}, {len(cold)} runs; target ≤ 0.8 s)"
+            f"(min {min(cold):.3f}, max {max(cold):.3f}, {len(cold)} runs; target ≤ 0.8 s); "
+            f"reference (bare Textual) median {statistics.median(reference):.3f} s: "
+            f"{statistics.median(cold) / statistics.median(reference):.2f}× the reference"
         )
+        ref_open, ref_close = key_to_repaint(workdir, REFERENCE, REFERENCE_READY, ("?", "?"), REFERENCE_SHOWN,
+                                             args.presses, poll)
+        ref_keys = ref_open + ref_close
+        print(f"reference key to repaint (bare Textual, one line shown/hidden): {summary(ref_keys)}")
         keys = (args.open_key, args.close_key)
         opened, closed = key_to_repaint(workdir, command, args.marker, keys, args.shown, args.presses, poll)
         print(
-            f"key to repaint, all {len(opened) + len(closed)} presses: {summary(opened + closed)} "
+            f"key to repaint, all {len(opened) + len(closed)} presses: {summary(opened + closed, ref_keys)} "
             "(target median ≤ 30 ms)"
         )
         print(f"  {keys[0]!r} shows {args.shown!r} ({len(opened)}): {summary(opened)}")
@@ -211,14 +242,11 @@ def main(argv: list[str] | None = None) -> int:
         chosen, backed = key_to_repaint(workdir, shlex.split(args.select_command),
                                         lambda screen: RESPONSE_MARKER in screen, ("2", "BSpace"), CHOSEN_MARKER,
                                         args.presses, poll)
-        print(f"hand-card selection, all {len(chosen) + len(backed)} presses: {summary(chosen + backed)} "
+        print(f"hand-card selection, all {len(chosen) + len(backed)} presses: {summary(chosen + backed, ref_keys)} "
               "(target median ≤ 30 ms)")
         print(f"  '2' chooses the card ({len(chosen)}): {summary(chosen)}")
         print(f"  Backspace backs out ({len(backed)}): {summary(backed)}")
-        print(
-            f"load average during the run: {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
-            f"on {os.cpu_count()} cores"
-        )
+        print(f"load average after: {load()}")
     return 0
 
 

@@ -31,6 +31,7 @@ DEFAULT_BUDGET = 1.0  # seconds per decision
 HORIZON = 2  # turns played on before a world is scored (None: to the end)
 CANDIDATES = 6  # options searched at most (normal's choice and the default among them)
 MARGIN = 0.02  # how much better than normal's choice an option must score, beyond its standard error
+MIN_WORLDS = 4  # fewer worlds than this say too little to overrule normal's choice
 FACTION_COLOUR = {"military": "blue", "latent": "red"}
 GAIN = (0.0, 0.6, 1.6)  # worth of a faction member's count of its own colour (the third one wins)
 HURT = (0.0, 0.3, 1.2)  # cost of a member's count of black messages (the third one kills)
@@ -52,7 +53,8 @@ class HardBot(NormalBot):
         self.events: list[dict] = []
         self.shadows: dict[int, Beliefs] = {}
         self._fed = 0
-        self.searched = 0  # decisions settled by search (for benches)
+        self.searched = 0  # decisions settled by search (for benches and tests)
+        self.overruled = 0  # ...of which the search chose another option than normal's
 
     def observe(self, events: list[dict]) -> None:
         super().observe(events)
@@ -72,7 +74,9 @@ class HardBot(NormalBot):
             return baseline
         self._feed_shadows(view)
         self.searched += 1
-        return self._search(sampler, view, candidates, baseline)
+        choice = self._search(sampler, view, candidates, baseline)
+        self.overruled += choice != baseline
+        return choice
 
     # ------------------------------------------------------------------ search
 
@@ -118,6 +122,8 @@ class HardBot(NormalBot):
             if left is None and deadline is None:
                 break
         n = len(worlds)
+        if n < MIN_WORLDS:
+            return baseline
         base = scores[baseline][:n]
         best, edge = baseline, 0.0
         for c in alive:

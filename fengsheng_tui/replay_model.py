@@ -113,10 +113,26 @@ def view_at(replay: dict[str, Any], step: int, frame: int | None = None) -> dict
         view.update({key: copy.deepcopy(shown.get(key)) for key in FRAME_KEYS})
         view["hand"] = view["hand"] or []
         view["stack"] = view["stack"] or []
+        seat = replay.get("seat")
+        if isinstance(seat, int) and 0 <= seat < len(view["seats"]):
+            view["seats"][seat]["hand_count"] = len(view["hand"])  # our own hand, as we saw it
         prompt = shown.get("prompt")
         view["prompt"] = None
         view["deciding"] = dict(prompt) if isinstance(prompt, dict) else None
+    elif index is None:
+        view["hand"] = early_hand(replay, step, view)
     return view
+
+
+def early_hand(replay: dict[str, Any], step: int, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Our hand before the first frame: the cards our own deal and draws showed us, when they
+    add up to the hand size the events give (else nothing rather than a wrong hand)."""
+    seat = replay.get("seat")
+    if not isinstance(seat, int) or not 0 <= seat < len(view["seats"]):
+        return []
+    cards = [card for ev in replay["events"][:step] if ev.get("kind") in ("dealt", "drew") and ev.get("seat") == seat
+             for card in ev.get("cards") or []]
+    return copy.deepcopy(cards) if len(cards) == view["seats"][seat]["hand_count"] else []
 
 
 def rebuild(replay: dict[str, Any], step: int) -> dict[str, Any]:
@@ -126,12 +142,14 @@ def rebuild(replay: dict[str, Any], step: int) -> dict[str, Any]:
     view = copy.deepcopy(replay["final"])
     view.update(prompt=None, waiting=[], message=None, stack=[], window=None, over=False, winners=[],
                 declarer=None, win_reason=None, hand=[], turn=0, phase="turn_start",
+                # Table facts no event records (a pause, 托管, fast-forward, a drop) are not the end's.
+                paused=None, fast_forward=False,
                 # Before the first turn the ▶ is on the first player of the deal, not the final view's.
                 current=next((ev.get("seat") for ev in events if ev.get("kind") in ("first_player", "turn_start")),
                              None))
     for seat in view["seats"]:
         seat.update(alive=True, lost=False, messages=[], counts=dict.fromkeys(COLOURS, 0),
-                    locked=False, skipped=False, hand_count=0)
+                    locked=False, skipped=False, hand_count=0, auto=False, online=True)
         if seat.get("index") != replay.get("seat"):
             seat["identity"] = None
     placing = Placing()

@@ -19,6 +19,10 @@ from net.replays import add_frame, frame_of
 #: The replays a client keeps are named `<when>-<table>.seat<N>.replay` (prune_games groups by the
 #: part before the first dot): the table's name reduced to safe characters.
 UNSAFE = re.compile(r"[^\w-]+")
+#: The most events and frames kept of one game: far above a long game (a few thousand each), so a
+#: server that sends updates without end cannot make the client hold them without end.
+MAX_EVENTS = 50_000
+MAX_FRAMES = 50_000
 
 
 class ReplayRecorder:
@@ -44,12 +48,14 @@ class ReplayRecorder:
                 if seq <= self._last_seq:
                     continue
                 self._last_seq = seq
-            self.events.append(ev)
+            if len(self.events) < MAX_EVENTS:
+                self.events.append(ev)
         if not isinstance(view, dict):
             return
         seat = view.get("seat")
         self.seat = seat if isinstance(seat, int) and not isinstance(seat, bool) else None
-        add_frame(self.frames, frame_of(view, len(self.events)))
+        if len(self.frames) < MAX_FRAMES:
+            add_frame(self.frames, frame_of(view, len(self.events)))
         if view.get("over"):
             self.final = view
 

@@ -426,6 +426,10 @@ class Table:
 
     def _gone(self, session: Session) -> None:
         slot = self.seats.gone(session, self.phase)
+        if session.is_host and self.timing.paused_by == "host" and not any(s.is_host for s in self.sessions):
+            # Nobody left could resume: a pause must not freeze the others' game for good.
+            self._op_resume({})
+            self._dirty = True
         if slot is None:
             return
         self._dirty = True

@@ -236,26 +236,28 @@ def test_the_hard_bot_decides_the_same_whatever_is_hidden() -> None:
     rng = random.Random(9)
     checked = [0]
     searched = [0]
+    overruled = [0]
     calls = [0]
 
     def compare(game: Game, bot, seat_view: dict) -> None:
         calls[0] += 1
-        if bot.level != "hard" or calls[0] % 10:
+        if bot.level != "hard" or calls[0] % 4:
             return
         other = hide_differently(game, bot.seat, rng)
         assert view(other, bot.seat) == seat_view
         first, second = copy.deepcopy(bot), copy.deepcopy(bot)
         assert first.decide(seat_view) == second.decide(view(other, bot.seat))
         searched[0] += first.searched - bot.searched
+        overruled[0] += first.overruled - bot.overruled
         checked[0] += 1
 
     def hard(seat: int, seed: int) -> HardBot:
-        return HardBot(seat, seed, budget=None, rollouts=4)
+        return HardBot(seat, seed, budget=None, rollouts=8, candidates=2)  # 4 worlds: it may overrule normal
 
     for seed, (players, identities, characters) in enumerate([(6, "3v3", False), (5, "default", True)]):
         drive(GameConfig(players=players, identities=identities, characters=characters), 900 + seed,
               ["hard", "normal"] * 3, compare, make=hard)
-    assert checked[0] > 20 and searched[0] > 10, (checked, searched)
+    assert checked[0] > 20 and searched[0] > 10 and overruled[0] > 0, (checked, searched, overruled)
 
 
 def test_a_bot_decides_the_same_whatever_is_hidden_with_characters() -> None:

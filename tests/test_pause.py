@@ -59,3 +59,40 @@ async def test_only_the_host_pauses() -> None:
         assert err["code"] == P.NOT_HOST and not table.timing.paused
     finally:
         await server.close()
+
+
+async def test_the_pause_ends_when_the_last_host_connection_leaves() -> None:
+    """A host who pauses and then drops (or quits) must not leave the others frozen: nobody else
+    can resume, so the table runs on (his seat goes to a stand-in as after any drop)."""
+    table = Table("t", players=4, timers=SHORT, bot_delay=0.02, seed=5)
+    server = await started(table)
+    try:
+        host = await join(server.port, "host", token=table.host_token)
+        guest = await join(server.port, "guest")
+        await host.op("start")
+        await until(guest, lambda m: m["type"] == "update" and m["view"]["log_length"] >= 8)
+        await host.op("pause")
+        await until(guest, lambda m: m["type"] == "update" and m["view"].get("paused") == "host")
+        await host.close()
+        resumed = await until(guest, lambda m: m["type"] == "update" and m["view"].get("paused") is None)
+        await until(guest, lambda m: m["type"] == "update" and m["view"]["log_length"] > resumed["view"]["log_length"])
+        assert not table.timing.paused
+    finally:
+        await server.close()
+
+
+async def test_the_pause_stays_while_another_host_connection_is_there() -> None:
+    table = Table("t", players=4, timers=SHORT, bot_delay=0.02, seed=5)
+    server = await started(table)
+    try:
+        host = await join(server.port, "host", token=table.host_token)
+        second = await join(server.port, "watcher", token=table.host_token, spectate=True)
+        await host.op("start")
+        await until(second, lambda m: m["type"] == "update" and m["view"]["log_length"] >= 8)
+        await host.op("pause")
+        await until(second, lambda m: m["type"] == "update" and m["view"].get("paused") == "host")
+        await host.close()
+        await asyncio.sleep(0.5)
+        assert table.timing.paused
+    finally:
+        await server.close()

@@ -8,9 +8,10 @@ from rich.console import Group, RenderableType
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..keys import KeySpec
+from ..widgets.footer import GameFooter
 
 if TYPE_CHECKING:
     from ..app import FengshengApp
@@ -58,7 +59,7 @@ class TextScreen(FsScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(id=self.TEXT_ID)
-        yield Footer(show_command_palette=False)
+        yield GameFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True

@@ -14,11 +14,12 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..i18n import Words
 from ..i18n.characters import character_info
 from ..keys import PICK_KEYS
+from ..widgets.footer import GameFooter
 from .base import FsScreen
 
 
@@ -63,7 +64,7 @@ class CharacterPickScreen(FsScreen):
         yield Static(id="pick-head")
         with VerticalScroll(id="pick-scroll"):
             yield Static(id="pick")
-        yield Footer(show_command_palette=False)
+        yield GameFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True

@@ -13,12 +13,13 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..i18n import ABBREVIATIONS, CARD_HELP, RULES_SUMMARY, Words
 from ..i18n.characters import base_characters
 from ..keys import HELP_KEYS, REPLAY_KEYS, TABLE_KEYS, config_path, describe
 from ..widgets.cjk_text import CjkText
+from ..widgets.footer import GameFooter
 from .base import FsScreen
 
 
@@ -33,7 +34,7 @@ class HelpScreen(FsScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="scroll"):
             yield Static(id="help")
-        yield Footer(show_command_palette=False)
+        yield GameFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True

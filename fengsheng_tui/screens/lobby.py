@@ -7,12 +7,13 @@ from typing import Any
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..keys import LOBBY_KEYS
 from ..recent import load_recent, parse_address, remember
 from ..safe_text import plain
+from ..widgets.footer import GameFooter
 from .base import FsScreen
 
 #: Seconds of silence after which "searching" becomes "nothing found yet (m to type an address)".
@@ -41,7 +42,7 @@ class LobbyScreen(FsScreen):
         yield OptionList(id="games")
         yield Static(id="lobby-hint", classes="hint")
         yield Input(id="address", disabled=True)
-        yield Footer(show_command_palette=False)
+        yield GameFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True

@@ -9,10 +9,11 @@ from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..keys import NOTES_KEYS, TARGET_LETTERS, target_letters
 from ..safe_text import plain
+from ..widgets.footer import GameFooter
 from ..widgets.seat import note_chip
 from .base import FsModal
 
@@ -40,7 +41,7 @@ class NotesScreen(FsModal):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(id="notes")
-        yield Footer()
+        yield GameFooter()
 
     def on_mount(self) -> None:
         self.shown = True

@@ -6,10 +6,11 @@ from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..i18n import QUICK_CHAT
 from ..keys import QUICK_CHAT_KEYS
+from ..widgets.footer import GameFooter
 from .base import FsModal
 
 
@@ -25,7 +26,7 @@ class QuickChatScreen(FsModal):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(id="phrases")
-        yield Footer()
+        yield GameFooter()
 
     def on_mount(self) -> None:
         self.shown = True

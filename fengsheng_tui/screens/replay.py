@@ -10,13 +10,14 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..client_state import ClientState, LogEntry
 from ..i18n.catalogs import TIMER_KIND
 from ..keys import REPLAY_KEYS
 from ..replay_model import decisions, frame_index, turn_steps, view_at
 from ..safe_text import clean_tree
+from ..widgets.footer import GameFooter
 from ..widgets.hand import HandPanel
 from ..widgets.log import EventLog
 from ..widgets.ring import Ring
@@ -57,7 +58,7 @@ class ReplayScreen(FsScreen):
         yield HandPanel(id="replay-hand")
         yield EventLog(id="replay-log")
         yield Static(id="replay-step")
-        yield Footer(show_command_palette=False)
+        yield GameFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True

@@ -9,10 +9,11 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from ..choice import PASS_VERBS, Chooser
 from ..keys import TABLE_KEYS
+from ..widgets.footer import GameFooter
 from ..widgets.hand import HandPanel
 from ..widgets.log import EventLog
 from ..widgets.prompt import ROWS, PromptPanel, is_decoy
@@ -72,6 +73,8 @@ class TableScreen(FsScreen):
         self.missed = False
         #: (prompt id, rows the ring had for it): see fit_ring.
         self.ring_room: tuple[object, int] = (None, 0)
+        #: (prompt id, rows) the prompt panel had for the open prompt: it keeps them till answered.
+        self.prompt_rows: tuple[object, int] = (None, 0)
         #: The prompt the terminal bell last rang for (Settings `b`).
         self.belled_for: object = None
         #: We asked the server to fast-forward this game (a dead player's or a spectator's `v`).
@@ -86,7 +89,7 @@ class TableScreen(FsScreen):
         yield PromptPanel(id="prompt")
         yield Input(id="chat", placeholder=self.fs_app.words("chat_placeholder"), max_length=200, disabled=True)
         yield Static(id="too-small")
-        yield Footer(show_command_palette=False)
+        yield GameFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True
@@ -149,7 +152,14 @@ class TableScreen(FsScreen):
         prompt.show(app.state, self.chooser, app.words, app.mono, layout=False, auto_passing=self.auto_passing(),
                     hint=self.hint())
         self.fix_height(hand, hand.lines + 2)
-        self.fix_height(prompt, min(prompt.lines, PROMPT_LINES))
+        # While one prompt is open its panel only grows: choosing a card (its targets appear) and
+        # backing out then re-lays out the screen once, not at every key.
+        rows = min(prompt.lines, PROMPT_LINES)
+        prompt_id = (app.state.prompt or {}).get("id") if open_ else None
+        if prompt_id is not None and self.prompt_rows[0] == prompt_id:
+            rows = max(rows, self.prompt_rows[1])
+        self.prompt_rows = (prompt_id, rows)
+        self.fix_height(prompt, rows)
         self.fit_ring()
         moment = self.moment()
         if moment != self.footer_for:

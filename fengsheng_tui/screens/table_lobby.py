@@ -9,11 +9,12 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from ..i18n import Words
 from ..keys import TABLE_LOBBY_KEYS
 from ..safe_text import plain
+from ..widgets.footer import GameFooter
 from .base import FsScreen
 
 OPTION_KEYS = ("players", "identities", "deck", "characters", "character_choices", "timers", "bot_delay", "bots",
@@ -86,7 +87,7 @@ class TableLobbyScreen(FsScreen):
             yield Static(id="table-lobby")
         yield Input(id="lobby-chat", placeholder=self.fs_app.words("chat_placeholder"), max_length=200,
                     disabled=True)
-        yield Footer(show_command_palette=False)
+        yield GameFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.shown = True

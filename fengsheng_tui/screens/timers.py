@@ -12,10 +12,11 @@ from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..i18n import TIMER_KIND
 from ..keys import TIMERS_KEYS
+from ..widgets.footer import GameFooter
 from .base import FsModal
 
 BOT_DELAY = "bot_delay"
@@ -40,7 +41,7 @@ class TimersScreen(FsModal):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(id="timer-rows")
-        yield Footer()
+        yield GameFooter()
 
     def on_mount(self) -> None:
         self.shown = True

@@ -20,6 +20,8 @@ from fengsheng_tui.screens.guest import GuestScreen
 from net.server import GameServer
 from net.table import Table
 
+from .waiting import wait_until
+
 
 @pytest.fixture
 async def locked() -> AsyncIterator[GameServer]:
@@ -42,7 +44,8 @@ async def test_name_first_then_the_table(server: tuple[GameServer, Table]) -> No
     async with app.run_test(size=(80, 24)) as pilot:
         assert isinstance(app.screen, GuestScreen)
         await pilot.press("enter")  # no name yet: the prompt stays, and says why
-        assert isinstance(app.screen, GuestScreen) and "请先输入名字" in hint(app)
+        await wait_until(pilot, lambda: "请先输入名字" in hint(app))
+        assert isinstance(app.screen, GuestScreen)
         for key in "Ann":
             await pilot.press(key)
         await pilot.press("enter")

@@ -25,6 +25,7 @@ from net import protocol as P
 from .screen_text import screen_text
 from .states import ScriptedSession
 from .test_safe_text import assert_inert
+from .waiting import wait_until
 
 #: Seeds of the cases run over TCP: every byte-level case, then seeded mutations.
 TCP_CASES = 40
@@ -45,7 +46,7 @@ async def run_case(seed: int) -> tuple[str, str]:
             outcome = "error" if isinstance(app.screen, ServerErrorScreen) else "shown"
             if outcome == "error":
                 await pilot.press("q")
-                await pilot.pause()
+                await wait_until(pilot, lambda: app.return_code is not None)
                 assert app.return_code == 1
             return outcome, text
     finally:

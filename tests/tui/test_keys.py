@@ -19,6 +19,7 @@ from fengsheng_tui.screens.settings import SettingsScreen
 from fengsheng_tui.session import NetSession
 
 from .screen_text import screen_text
+from .waiting import wait_until
 
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 
@@ -72,10 +73,9 @@ async def test_digit_selects_enter_plays_esc_backs_out(table: LocalTable) -> Non
         chooser = app.table_screen().chooser
         card = app.state.hand[int(digit) - 1]
         await pilot.press(digit)
-        assert chooser.selected == card["id"]
-        assert "Enter confirms" in screen_text(app)
+        await wait_until(pilot, lambda: chooser.selected == card["id"] and "Enter confirms" in screen_text(app))
         await pilot.press("escape")
-        assert chooser.selected is None
+        await wait_until(pilot, lambda: chooser.selected is None)
         await pilot.press(digit, "enter")
         me = app.state.seat
         game = table.table.game
@@ -99,16 +99,15 @@ async def test_space_passes_and_question_mark_opens_help(table: LocalTable) -> N
         chosen = next(c[2] for c in game.choices if c[0] == me and c[1] == prompt["id"])
         assert chosen in ("pass", "end", "decline")
         await pilot.press("question_mark")
-        assert isinstance(app.screen, HelpScreen)
-        assert "Lure Away" in screen_text(app)
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen) and "Lure Away" in screen_text(app))
         await pilot.press("escape")
-        assert not isinstance(app.screen, HelpScreen)
+        await wait_until(pilot, lambda: not isinstance(app.screen, HelpScreen))
         await pilot.press("o")
-        assert isinstance(app.screen, SettingsScreen)
+        await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen))
         await pilot.press("l")  # switch to Chinese and back, live
-        assert app.words.lang == "zh"
+        await wait_until(pilot, lambda: app.words.lang == "zh")
         await pilot.press("l", "escape")
-        assert app.words.lang == "en"
+        await wait_until(pilot, lambda: app.words.lang == "en" and not isinstance(app.screen, SettingsScreen))
 
 
 async def test_english_mode_shows_no_chinese(table: LocalTable) -> None:
@@ -124,8 +123,10 @@ async def test_english_mode_shows_no_chinese(table: LocalTable) -> None:
             assert not CJK.findall(text), text
             seen += 1
             await pilot.press("space" if open_prompt(app, "pass", "end", "decline") else "1", "enter")
-        for key in ("question_mark", "escape", "o", "escape", "q"):
+        for key, screen in (("question_mark", "HelpScreen"), ("escape", "TableScreen"), ("o", "SettingsScreen"),
+                            ("escape", "TableScreen"), ("q", "ConfirmQuit")):
             await pilot.press(key)
+            await wait_until(pilot, lambda screen=screen: type(app.screen).__name__ == screen)  # type: ignore[misc]
             assert not CJK.findall(screen_text(app)), screen_text(app)
         await pilot.press("n")
     assert seen >= 3

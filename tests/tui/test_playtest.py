@@ -25,6 +25,7 @@ from .screen_text import screen_text, widget_text
 from .states import ScriptedSession, play_until, play_with_characters, update, welcome
 from .test_lobby_host import wait_for
 from .test_snapshots import LOBBY_TABLE
+from .waiting import wait_until
 
 
 def frozen() -> float:
@@ -90,11 +91,9 @@ async def test_lobby_chat_is_shown_in_the_lobby_and_escape_closes_the_line(serve
         await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen) and bool(app.state.lobby))
         chat = app.screen.query_one("#lobby-chat")
         await pilot.press("c")
-        await pilot.pause()
-        assert chat.display and "Enter sends, Esc cancels" in screen_text(app)
+        await wait_until(pilot, lambda: chat.display and "Enter sends, Esc cancels" in screen_text(app))
         await pilot.press("x", "escape")
-        await pilot.pause()
-        assert not chat.display and app.screen.focused is None
+        await wait_until(pilot, lambda: not chat.display and app.screen.focused is None)
         await pilot.press("c", *"hello", "enter")
         await wait_for(pilot, lambda: "» 阿东: hello" in screen_text(app))
         assert not chat.display
@@ -107,22 +106,20 @@ async def test_lobby_keys_that_do_nothing_say_why(server: tuple[GameServer, Tabl
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen) and bool(app.state.lobby))
         await pilot.press("plus")
-        await pilot.pause()
-        assert "5 players need characters" in screen_text(app) and table.players == 4
+        await wait_until(pilot, lambda: "5 players need characters" in screen_text(app))
+        assert table.players == 4
         await pilot.press("i")
-        await pilot.pause()
-        assert "4 players without characters: only novice" in screen_text(app)
+        await wait_until(pilot, lambda: "4 players without characters: only novice" in screen_text(app))
         await pilot.press("h")
         await wait_for(pilot, lambda: table.characters)
         await pilot.press("plus")
         await wait_for(pilot, lambda: table.players == 5 and (app.state.lobby or {}).get("players") == 5)
         assert words("players_need_characters", n=5) not in screen_text(app)
         await pilot.press("i")
-        await pilot.pause()
-        assert "5 players with characters: only standard" in screen_text(app)
+        await wait_until(pilot, lambda: "5 players with characters: only standard" in screen_text(app))
         await pilot.press("h")
-        await pilot.pause()
-        assert words("players_need_characters", n=5) in screen_text(app) and table.characters
+        await wait_until(pilot, lambda: words("players_need_characters", n=5) in screen_text(app))
+        assert table.characters
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -217,9 +214,8 @@ async def test_footer_and_target_hints_read_naturally() -> None:
     game = response_game()
     app = app_for([welcome(0), update(game, 0)], "zh")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        footer = screen_text(app).splitlines()[-1]
-        assert "空格 放弃" in footer and "Space" not in footer
+        await wait_until(pilot, lambda: "空格 放弃" in screen_text(app).splitlines()[-1])
+        assert "Space" not in screen_text(app).splitlines()[-1]
     game = play_until(4, lambda g: g.state.current == 0 and g.state.node == "play" and g.state.turn > 4)
     prompt = game.prompts[0]
     hand = game.state.seats[0].hand
@@ -228,8 +224,7 @@ async def test_footer_and_target_hints_read_naturally() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press(digit)
-        await pilot.pause()
-        assert "Arrows or a/s/d pick a target" in screen_text(app)
+        await wait_until(pilot, lambda: "Arrows or a/s/d pick a target" in screen_text(app))
 
 
 async def test_a_dead_you_row_shows_your_identity() -> None:

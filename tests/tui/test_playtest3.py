@@ -24,7 +24,6 @@ from .states import ScriptedSession, play_until, update, welcome
 from .test_lobby_host import wait_for
 from .test_playtest import help_text
 from .test_waiting import frozen, nothing_playable
-from .waiting import wait_until
 
 
 def own_play_phase(g: Game) -> bool:
@@ -41,7 +40,8 @@ async def test_a_pending_automatic_pass_says_so_instead_of_inviting_space(lang: 
     session = ScriptedSession([welcome(0), update(game, 0)])
     app = FengshengApp(session, lang=lang, clock=frozen, keymap={})
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: Words(lang)("auto_passing") in screen_text(app))
+        await pilot.pause()
+        assert Words(lang)("auto_passing") in screen_text(app)
         assert invite not in widget_text(app, "PromptPanel")
         await wait_for(pilot, lambda: bool(session.sent))
         app.auto_pass = False

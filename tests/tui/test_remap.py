@@ -15,6 +15,7 @@ from fengsheng_tui.session import NetSession
 
 from .screen_text import screen_text
 from .test_keys import open_prompt, wait_for
+from .waiting import wait_until
 
 
 def test_a_remap_that_clashes_on_any_screen_is_refused_with_the_screen_named() -> None:
@@ -85,8 +86,8 @@ async def test_remapped_keys_work_in_a_game_and_old_ones_say_they_do_nothing(tab
         await pilot.press("n")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "TableScreen")
         await pilot.press("q")
-        await pilot.pause()
-        assert "does nothing" in screen_text(app) and type(app.screen).__name__ == "TableScreen"
+        await wait_until(pilot, lambda: "does nothing" in screen_text(app))
+        assert type(app.screen).__name__ == "TableScreen"
 
 
 async def test_a_remapped_pass_keeps_its_translated_name_in_the_footer(table: LocalTable) -> None:

@@ -20,6 +20,7 @@ from fengsheng_tui.local_game import start_local_table
 from fengsheng_tui.replay_model import load_replay
 from fengsheng_tui.screens.game_over import GameOverScreen
 from fengsheng_tui.screens.replay import ReplayScreen
+from fengsheng_tui.screens.server_error import ServerErrorScreen
 from fengsheng_tui.session import NetSession
 from fengsheng_tui.widgets.hand import HandPanel
 from fengsheng_tui.widgets.message_path import MessagePath
@@ -98,6 +99,8 @@ async def test_a_remote_player_keeps_his_own_seats_replay_and_steps_through_it(t
                 screen.step = step  # the model alone: what the ring would draw at this step
             assert screen.step == step
             view = screen.state_at().view or {}
+            # Our box agrees with our hand, from the first event on (before the first frame: our deal).
+            assert view["seats"][seat]["hand_count"] == len(view["hand"]), step
             if view.get("hand"):
                 hands.add(tuple(c["id"] for c in view["hand"]))
                 if drawn:
@@ -156,3 +159,76 @@ def test_a_damaged_replay_gives_a_clear_error_never_a_traceback(
     code, err = run_replay(path, capsys)
     assert code == 1 and err.startswith("fengsheng replay: ") and "Traceback" not in err
     assert str(path) in err
+
+
+async def hostile_game_over(tmp_path: Path, names: tuple[str, ...], line: str) -> tuple[type, Path]:
+    """A hostile server on loopback sends a whole game with these seat names and a probe line;
+    the client (keeping replays in `tmp_path/own`) plays nothing. Returns the screen it ended on
+    and that folder."""
+    from hostile_server import HostileServer, frame
+
+    from engine import Game, GameConfig
+    from engine import view as engine_view
+    from net import protocol as P
+
+    game = Game.new(GameConfig(players=4, identities="novice", names=names), 0)
+    middle = engine_view(game, 0)
+    while not game.over:
+        prompt = min(game.pending(), key=lambda p: game.priority_key(p.seat))
+        game.choose(prompt.seat, prompt.id, prompt.default)
+    events = events_for(game, 0, 0)
+    events[1] = {**events[1], "line": line}
+    welcome = {"type": "welcome", "version": P.PROTOCOL_VERSION, "seat": 0, "token": "tok", "table": "t",
+               "host": False}
+    case = [frame(welcome), frame({"type": "update", "view": middle, "events": events[:5]}),
+            frame({"type": "update", "view": engine_view(game, 0), "events": events[5:]})]
+    server = await HostileServer(case).start()
+    own = tmp_path / "own"
+    app = FengshengApp(NetSession("127.0.0.1", server.port, "victim"), lang="en", keymap={}, keep_replays=own)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if isinstance(app.screen, GameOverScreen | ServerErrorScreen):
+                    break
+            await pilot.pause()
+            ended = type(app.screen)
+    finally:
+        await server.close()
+    return ended, own
+
+
+async def test_a_replay_kept_from_a_hostile_servers_frames_is_checked_like_them(tmp_path: Path) -> None:
+    """What the client's schema refuses (a control or format character in a name or a line) ends on
+    the error screen and no replay is kept of it; markup that keeps to the schema reaches the kept
+    replay as plain text, and the file opens as inert text (no style, no click)."""
+    from fengsheng_tui.replay_model import check_replay
+
+    from .test_safe_text import assert_inert
+
+    ended, own = await hostile_game_over(tmp_path / "a", ("\x1b]0;pwned\x07老王", "Alice", "小李", "Bob"), "x")
+    assert ended is ServerErrorScreen and not list(own.glob("*.replay"))
+
+    ended, own = await hostile_game_over(tmp_path / "b", ("[@click=app.quit()]x", "[/]", "[bold red on white]X", "{kind}"),
+                                       "[@click=app.screenshot()]look")
+    assert ended is GameOverScreen
+    (kept,) = own.glob("*.replay")
+    replay = load_replay(kept)
+    assert check_replay(replay) is replay and len(replay["frames"]) == 2
+    assert [seat["name"] for seat in replay["final"]["seats"]][:2] == ["[@click=app.quit()]x", "[/]"]  # as text
+    viewer = FengshengApp(lang="en", replay=replay, keymap={})
+    async with viewer.run_test(size=(100, 30)) as pilot:
+        for key in ("right", "n", "end", "home", "down"):
+            await pilot.press(key)
+            assert_inert(viewer)
+
+
+def test_a_server_sending_updates_without_end_is_kept_within_bounds() -> None:
+    from fengsheng_tui import replay_recorder
+
+    recorder = replay_recorder.ReplayRecorder()
+    for n in range(replay_recorder.MAX_FRAMES + 100):
+        recorder.take({"seat": 0, "hand": [{"id": n}], "message": None, "stack": [], "prompt": None},
+                      [{"seq": n, "kind": "drew"}])
+    assert len(recorder.frames) == replay_recorder.MAX_FRAMES
+    assert len(recorder.events) == replay_recorder.MAX_EVENTS
