@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import msgpack
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine import Game, GameConfig, events_for, playable_configs, view
@@ -286,7 +286,8 @@ def public_trace_matches(a: Game, b: Game, seat: int | None, rng: random.Random,
     A seat whose character differs between the two answers with its default in both (that is
     always a legal choice: decline, pass); every other seat makes the same random choice in both,
     which must be offered in both. Returns the number of steps compared; stops at the end of the
-    game or at a secret task completed (a hidden character's task may legitimately end the game)."""
+    game, at a secret task completed (a hidden character's task may legitimately end the game) or
+    when a seat whose character differs leaves the game (it then shows its character)."""
     changed = {p.index for p, q in zip(a.state.seats, b.state.seats, strict=True) if p.character != q.character}
     for step in range(steps):
         if a.over or b.over:  # the end shows every character
@@ -308,12 +309,15 @@ def public_trace_matches(a: Game, b: Game, seat: int | None, rng: random.Random,
             b.choose(pb.seat, pb.id, option)
         if any(e.kind == "task_completed" for e in (*a.events[-3:], *b.events[-3:])):
             return step
+        if any(not a.state.seats[c].in_game for c in changed):
+            return step  # a seat that dies or loses shows its character (RULES.md §8.1, §8.2)
     return steps
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config_index=st.integers(0, len(CHARACTER_CONFIGS) - 1), seed=st.integers(0, 2**32),
        steps=st.integers(0, 300), trace_seed=st.integers(0, 2**32))
+@example(config_index=4, seed=492, steps=280, trace_seed=1)  # a swapped seat loses: shown at once
 def test_who_is_asked_what_depends_on_public_facts_only(
         config_index: int, seed: int, steps: int, trace_seed: int) -> None:
     """Not only one state: from a reached state, two games whose face-down characters differ are

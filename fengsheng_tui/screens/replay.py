@@ -140,7 +140,7 @@ class ReplayScreen(FsScreen):
         else:
             ahead = [i for i in reversed(self.decision_frames) if i < here]
         if not ahead:
-            self.notify(self.fs_app.words("replay_no_decision"), timeout=2)
+            self.notify(self.fs_app.words("replay_no_decision"), timeout=2, markup=False)
             return
         index = ahead[0]
         self.show_step(frames[index]["at"], index)
