@@ -15,6 +15,7 @@ from engine.config import identity_options
 from fengsheng_tui.app import FengshengApp
 from fengsheng_tui.i18n import Words
 from fengsheng_tui.replay_model import rebuild
+from fengsheng_tui.screens import table as table_screen
 from fengsheng_tui.screens.table import KEY_GUARD, LOG_MIN
 from fengsheng_tui.widgets.log import EventLog
 from fengsheng_tui.widgets.prompt import ROWS, PromptPanel, paginate
@@ -35,7 +36,11 @@ def own_play_phase(g: Game) -> bool:
 
 
 @pytest.mark.parametrize(("lang", "invite"), [("en", "Space passes"), ("zh", "空格 放弃")])
-async def test_a_pending_automatic_pass_says_so_instead_of_inviting_space(lang: str, invite: str) -> None:
+async def test_a_pending_automatic_pass_says_so_instead_of_inviting_space(
+        lang: str, invite: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A loaded machine can take longer than the short turn-window delay to paint the first frame.
+    monkeypatch.setattr(table_screen, "AUTO_PASS_DELAY", (3.0, 3.0))
+    monkeypatch.setattr(table_screen, "TURN_AUTO_PASS_DELAY", (3.0, 3.0))
     game = play_until(6, nothing_playable)
     session = ScriptedSession([welcome(0), update(game, 0)])
     app = FengshengApp(session, lang=lang, clock=frozen, keymap={})
