@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import time
 
 from .conftest import FENGSHENG, play_until_over
 
@@ -77,21 +78,38 @@ def cells(line: str, start: int, end: int) -> str:
     return "".join(out)
 
 
+#: The first player's play phase; not the turn-start window before it (the draw comes between).
+PLAY_PHASE = re.compile(r"风声 · 第1回合 · \S+ · 出牌阶段")
+
+
+def same_moment(mine: str, theirs: str, me: str) -> bool:
+    """Both screens in the play phase, and `theirs` counts for me the cards my hand panel shows."""
+    if PLAY_PHASE.search(mine) is None or PLAY_PHASE.search(theirs) is None:
+        return False
+    try:
+        cards = [card for line in hand_panel(mine) for _, card in HAND_CARD.findall(line)]
+        return re.search(rf"\b{len(cards)}张", seat_row(theirs, me)) is not None
+    except (StopIteration, AssertionError):  # a panel or a seat box not painted yet
+        return False
+
+
 def test_two_players_at_one_host_each_see_only_their_own_hand(game_host, tmux_panes) -> None:
     """Two terminals join one `fengsheng host`; bots take the other seats. Bots wait 30 s and the
     play phase lasts 30 s, so both screens show the same moment of the game."""
     host = game_host("--players", "4", "--bots", "2", "--start", "--seed", "5", "--bot-delay", "30")
     names = ("Alice", "Bob")
     panes = {name: tmux_panes([FENGSHENG, "join", host.address, "--name", name]) for name in names}
-    screens = {
-        name: pane.wait_for(
-            # The first player's play phase is open; not the turn-start window before it, since
-            # his hand grows by the draw between the two.
-            lambda s: re.search(r"风声 · 第1回合 · \S+ · 出牌阶段", s) is not None
-            and ("━ 手牌" in s or "等待 " in s),
-            timeout=15)
-        for name, pane in panes.items()
-    }
+    for pane in panes.values():
+        pane.wait_for(lambda s: PLAY_PHASE.search(s) is not None and ("━ 手牌" in s or "等待 " in s), timeout=15)
+    # The status line can paint a frame before the hand panel does: read both screens until they
+    # show one moment (each hand as many cards as the other screen counts for it).
+    deadline = time.monotonic() + 10
+    while True:
+        screens = {name: pane.capture() for name, pane in panes.items()}
+        if all(same_moment(screens[me], screens[other], me) for me, other in (names, names[::-1])) \
+                or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
     for me, other in (names, names[::-1]):
         mine, theirs = screens[me], screens[other]
         assert f"{me}(你)" in mine and f"{me}(你)" not in theirs
