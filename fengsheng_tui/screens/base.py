@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.console import Group, RenderableType
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
@@ -47,6 +47,30 @@ class FsModal(Localized, ModalScreen[bool]):
     def __init__(self) -> None:
         super().__init__()
         self._localize()
+
+
+class BoxModal(FsModal):
+    """A small box over the table (notes, quick chat, timers): lines of text over the footer.
+
+    Subclasses name the block (`BODY_ID`, for styles) and say what it shows (`lines`)."""
+
+    BODY_ID: ClassVar[str] = "body"
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(id=self.BODY_ID)
+        yield GameFooter()
+
+    def on_mount(self) -> None:
+        self.shown = True
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        if self.shown:
+            self.query_one(f"#{self.BODY_ID}", Static).update(Group(*self.lines()))
+
+    def lines(self) -> list[RenderableType]:
+        raise NotImplementedError
 
 
 class TextScreen(FsScreen):

@@ -5,29 +5,26 @@ none), and are drawn on the ring; nothing here is ever sent to the server."""
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import RenderableType
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widgets import Static
 
 from ..keys import NOTES_KEYS, TARGET_LETTERS, target_letters
 from ..safe_text import plain
-from ..widgets.footer import GameFooter
 from ..widgets.seat import note_chip
-from .base import FsModal
+from .base import BoxModal
 
 #: Digit → note (0 clears).
 MARKS = {1: "red", 2: "blue", 3: "neutral", 4: "unknown"}
 
 
-class NotesScreen(FsModal):
+class NotesScreen(BoxModal):
     DEFAULT_CSS = """
     NotesScreen { align: center middle; }
     NotesScreen > Vertical { width: 72; max-width: 100%; height: auto; border: round $accent;
                              background: $surface; padding: 0 1; }
     NotesScreen #notes { width: 100%; height: auto; }
     """
+    BODY_ID = "notes"
     KEYS = NOTES_KEYS
 
     def __init__(self) -> None:
@@ -38,22 +35,11 @@ class NotesScreen(FsModal):
         self.seats: list[int] = [s for s in seats if s != state.seat][: len(TARGET_LETTERS)]
         self.cursor = 0
 
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(id="notes")
-        yield GameFooter()
-
-    def on_mount(self) -> None:
-        self.shown = True
-        self.refresh_view()
-
-    def refresh_view(self) -> None:
-        if not self.shown:
-            return
+    def lines(self) -> list[RenderableType]:
         app = self.fs_app
         words, state = app.words, app.state
         letters = target_letters(app.keymap, "notes")
-        lines = [Text(words("notes_title"), style="bold"),
+        lines: list[RenderableType] = [Text(words("notes_title"), style="bold"),
                  Text(words("notes_hint", letters="/".join(letters[: len(self.seats)])), style="dim")]
         for i, seat in enumerate(self.seats):
             line = Text(f" {letters[i]} ", style="bold")
@@ -65,7 +51,7 @@ class NotesScreen(FsModal):
             if i == self.cursor:
                 line.stylize("reverse", 0, 3)
             lines.append(line)
-        self.query_one("#notes", Static).update(Group(*lines))
+        return lines
 
     def action_move(self, step: int) -> None:
         if self.seats:

@@ -2,46 +2,32 @@
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.console import RenderableType
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widgets import Static
 
 from ..i18n import QUICK_CHAT
 from ..keys import QUICK_CHAT_KEYS
-from ..widgets.footer import GameFooter
-from .base import FsModal
+from .base import BoxModal
 
 
-class QuickChatScreen(FsModal):
+class QuickChatScreen(BoxModal):
     DEFAULT_CSS = """
     QuickChatScreen { align: center middle; }
     QuickChatScreen > Vertical { width: 48; max-width: 100%; height: auto; border: round $accent; background: $surface;
                                  padding: 0 1; }
     QuickChatScreen #phrases { width: 100%; height: auto; }
     """
+    BODY_ID = "phrases"
     KEYS = QUICK_CHAT_KEYS
 
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(id="phrases")
-        yield GameFooter()
-
-    def on_mount(self) -> None:
-        self.shown = True
-        self.refresh_view()
-
-    def refresh_view(self) -> None:
-        if not self.shown:
-            return
+    def lines(self) -> list[RenderableType]:
         words = self.fs_app.words
-        lines = [Text(words("quick_chat_title"), style="bold"), Text(words("quick_chat_hint"), style="dim")]
+        lines: list[RenderableType] = [Text(words("quick_chat_title"), style="bold"), Text(words("quick_chat_hint"), style="dim")]
         for i, phrase in enumerate(QUICK_CHAT[words.lang]):
             line = Text(f" {i + 1} ", style="bold")
             line.append(phrase)
             lines.append(line)
-        self.query_one("#phrases", Static).update(Group(*lines))
+        return lines
 
     def action_say(self, i: int) -> None:
         phrases = QUICK_CHAT[self.fs_app.words.lang]

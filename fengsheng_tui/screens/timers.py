@@ -8,16 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Group
+from rich.console import RenderableType
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widgets import Static
 
 from ..i18n import TIMER_KIND
 from ..keys import TIMERS_KEYS
-from ..widgets.footer import GameFooter
-from .base import FsModal
+from .base import BoxModal
 
 BOT_DELAY = "bot_delay"
 #: (step, least, most) in seconds: a decision's timer, and the bots' delay.
@@ -25,27 +21,19 @@ TIMER_STEP = (5.0, 5.0, 600.0)
 BOT_DELAY_STEP = (0.2, 0.0, 10.0)
 
 
-class TimersScreen(FsModal):
+class TimersScreen(BoxModal):
     DEFAULT_CSS = """
     TimersScreen { align: center middle; }
     TimersScreen > Vertical { width: 52; max-width: 100%; height: auto; border: round $accent; background: $surface;
                               padding: 0 1; }
     TimersScreen #timer-rows { width: 100%; height: auto; }
     """
+    BODY_ID = "timer-rows"
     KEYS = TIMERS_KEYS
 
     def __init__(self) -> None:
         super().__init__()
         self.row = 0
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(id="timer-rows")
-        yield GameFooter()
-
-    def on_mount(self) -> None:
-        self.shown = True
-        self.refresh_view()
 
     def rows(self) -> list[tuple[str, float]]:
         """(kind, seconds) for every timer the lobby shows, then the bots' delay."""
@@ -58,13 +46,11 @@ class TimersScreen(FsModal):
             out.append((BOT_DELAY, float(delay)))
         return out
 
-    def refresh_view(self) -> None:
-        if not self.shown:
-            return
+    def lines(self) -> list[RenderableType]:
         words = self.fs_app.words
         rows = self.rows()
         self.row = min(self.row, max(0, len(rows) - 1))
-        lines = [Text(words("timers_title"), style="bold"), Text(words("timers_hint"), style="dim")]
+        lines: list[RenderableType] = [Text(words("timers_title"), style="bold"), Text(words("timers_hint"), style="dim")]
         for i, (kind, seconds) in enumerate(rows):
             name = words(BOT_DELAY) if kind == BOT_DELAY else TIMER_KIND[words.lang].get(kind, kind)
             line = Text(f" {name}: ", style="bold" if i == self.row else "")
@@ -72,7 +58,7 @@ class TimersScreen(FsModal):
             if i == self.row:
                 line.stylize("reverse")
             lines.append(line)
-        self.query_one("#timer-rows", Static).update(Group(*lines))
+        return lines
 
     def action_move(self, step: int) -> None:
         rows = self.rows()
