@@ -14,7 +14,7 @@ from textual.widgets import Static
 from ..client_state import ClientState
 from ..i18n import Words
 from ..safe_text import plain
-from .render import Remeasured, card_text, measure_console
+from .render import FixedLines, card_text, measure_console
 
 
 def in_game(seat: Mapping[str, Any]) -> bool:
@@ -70,19 +70,8 @@ def keep_names(text: Text, names: list[str], width: int) -> list[Text]:
         lines.append(part)
     return lines
 
-class MessagePath(Remeasured, Static):
+class MessagePath(FixedLines, Static):
     """`密电 · 老王传出 · 向右传（逆时针）` over `老王 → Alice → [✉小李] → ~~Bob~~ → 老王` and its face."""
-
-    #: Lines the last `show` drew at `width` cells: the ring plans its rows from it.
-    lines = 1
-
-    _shown: object = None
-
-    def set_lines(self, lines: int) -> None:
-        """A fixed height from the line count: the layout never measures the text."""
-        if lines != self.lines or self.styles.height is None:
-            self.styles.height = lines
-        self.lines = lines
 
     def show(self, state: ClientState, words: Words, mono: bool = False, width: int = 40) -> None:
         """Drawn again only when the view, the words or the width changed (a key press redraws nothing here)."""

@@ -83,3 +83,20 @@ class Remeasured:
             fit = getattr(widget.screen, "fit_ring", None)
             if fit is not None:
                 widget.call_after_refresh(fit)
+
+
+class FixedLines(Remeasured):
+    """A ring widget whose height is the line count it last drew (the message's route, the stack):
+    the ring plans its rows from `lines`, and the layout never measures the text."""
+
+    #: Lines the last `show` drew at the widget's width.
+    lines = 1
+
+    #: What the last `show` drew from: the same again redraws nothing.
+    _shown: object = None
+
+    def set_lines(self, lines: int) -> None:
+        widget: Any = self
+        if lines != self.lines or widget.styles.height is None:
+            widget.styles.height = lines
+        self.lines = lines

@@ -10,7 +10,7 @@ from textual.widgets import Static
 from ..client_state import ClientState
 from ..i18n import Words
 from ..safe_text import plain
-from .render import Remeasured, card_text, measure_console
+from .render import FixedLines, card_text, measure_console
 
 
 def entry_text(depth: int, item: dict[str, object], state: ClientState, words: Words, mono: bool) -> Text:
@@ -30,18 +30,7 @@ def entry_text(depth: int, item: dict[str, object], state: ClientState, words: W
     return line
 
 
-class StackView(Remeasured, Static):
-    #: Lines the last `show` drew (after wrapping at the widget's width).
-    lines = 1
-
-    _shown: object = None
-
-    def set_lines(self, lines: int) -> None:
-        """A fixed height from the line count: the layout never measures the text."""
-        if lines != self.lines or self.styles.height is None:
-            self.styles.height = lines
-        self.lines = lines
-
+class StackView(FixedLines, Static):
     def show(self, state: ClientState, words: Words, mono: bool = False, max_lines: int | None = None) -> None:
         stack = (state.view or {}).get("stack") or []
         width = max(10, self.content_region.width or 30)
