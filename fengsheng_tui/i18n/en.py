@@ -134,7 +134,7 @@ UI = {
     'lobby_hint': '↑/↓ select, {key_lobby_join} joins; {key_lobby_manual} types an address; {key_lobby_refresh} refreshes',
     'lobby_empty': 'Looking for games on the LAN...',
     'recent': 'Recent servers',
-    'palette_key': 'key: {shown}',
+    'palette_key': 'Key: {shown}',
     'palette_theme': 'Colour theme',
     'palette_theme_help': 'Pick one of the colour themes (also Settings {key_settings_theme})',
     'palette_help': 'Ctrl+P opens the command palette: every command of the screen you are on, by name, and the colour themes',

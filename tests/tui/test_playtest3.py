@@ -247,9 +247,9 @@ async def test_the_help_puts_the_replay_keys_under_their_own_heading() -> None:
         await pilot.pause()
         lines = [line.strip() for line in help_text(app).splitlines()]
         heading = lines.index("Replay")
-        assert any("pick a hand card" in line for line in lines[:heading])
-        assert any("to the start" in line for line in lines[heading:])
-        assert not any("to the start" in line for line in lines[:heading])
+        assert any("Pick a hand card" in line for line in lines[:heading])
+        assert any("To the start" in line for line in lines[heading:])
+        assert not any("To the start" in line for line in lines[:heading])
 
 
 @pytest.mark.parametrize("seed", [3, 5])

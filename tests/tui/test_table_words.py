@@ -9,6 +9,7 @@ import re
 from string import Formatter
 
 import pytest
+from rich.console import Console
 
 from bots import make_bot
 from engine import Game, GameConfig, events_for, view
@@ -206,3 +207,51 @@ async def test_the_help_and_footer_on_screen_name_keys_one_way(lang: str) -> Non
             columns = re.split(r"\s{2,}", row.strip())
             if len(columns) == 2:  # a key row: the keys, then what they do
                 assert not RAW.search(columns[0]), row
+
+
+# ------------------------------------------------------------------ game over, one entry per seat
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize(("lang", "players"), [("zh", 9), ("en", 9), ("en", 5), ("zh", 4)])
+async def test_game_over_reads_as_one_entry_per_seat(size: tuple[int, int], lang: str, players: int) -> None:
+    """Each seat: one row in columns, then (where the row would not hold it) how it ended on a line
+    indented under the character; nothing abbreviated, no cell broken in the middle."""
+    from .states import play_until, play_with_characters
+
+    game = play_with_characters(5, lambda g: False, players=players) if players != 4 else \
+        play_until(3, lambda g: False)
+    assert game.over
+    msg = update(game, 1)
+    words = Words(lang)
+    seats = msg["view"]["seats"]
+    left = {e["seat"]: e for e in msg["view"]["ending"]["left"]}
+    app = FengshengApp(ScriptedSession([welcome(1), msg]), lang=lang, clock=frozen, keymap={})
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        text = app.screen.query_one("#over").content
+        console = Console(width=size[0] - 4, record=True, color_system=None)
+        console.print(text)
+        lines = console.export_text().splitlines()
+        names = [words.seat_name(seats, s["index"], 1) for s in seats]
+        rows = [next(i for i, line in enumerate(lines) if line[3:].startswith(name)) for name in names]
+        assert rows == sorted(rows), rows
+        for index, row in enumerate(rows):
+            end = rows[index + 1] if index + 1 < len(rows) else row + 3
+            entry = [lines[row]] + [line for line in lines[row + 1:end] if line.startswith(" " * 8)]
+            joined = " ".join(" ".join(part.split()) for part in entry)
+            counts = counts_forms(words, seats[index]["counts"] if index not in left else
+                                  {c["colour"]: sum(1 for d in left[index]["messages"] if d["colour"] == c["colour"])
+                                   for c in left[index]["messages"]})
+            assert counts[1] in joined or index in left, (joined, counts)
+            assert not SHORT.search(joined), joined
+            gone = left.get(index)
+            if gone and gone.get("died"):
+                by = gone.get("by")
+                killer = words("killed_by", who=words.seat_name(seats, by, 1)) if isinstance(by, int) \
+                    else words("killed_by_nobody")
+                assert any(killer in line for line in entry), entry  # whole, on one line
+                assert any(words("in_turn", turn=gone["turn"]) in line for line in entry), entry
+            character = seats[index].get("character")
+            if character and "id" in character:
+                assert words.character(character) in joined, joined
