@@ -217,8 +217,8 @@ def usable(game: Game, seat: int, skill: Skill) -> bool:
 
 def has_skill(game: Game, seat: int, name: str) -> bool:
     c = character_of(game, seat)
-    if c is None:
-        return False
+    if c is None or name not in c.skill_names:
+        return False  # most asks (a rule checking for one skill) are of a character without it
     return any(s.name == name and usable(game, seat, s) for s in c.skills)
 
 
