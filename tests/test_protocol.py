@@ -332,14 +332,14 @@ def test_limits_are_inclusive() -> None:
 
 
 def test_version_mismatch_names_both_versions() -> None:
-    hello2 = {"type": "hello", "version": 5, "name": "x", "future_field": True}
+    hello2 = {"type": "hello", "version": p.PROTOCOL_VERSION + 1, "name": "x", "future_field": True}
     with pytest.raises(ProtocolError) as info:
         p.validate_client_message(hello2)
     assert info.value.code == p.VERSION
     assert info.value.to_message() == {
         "type": "error",
         "code": "version",
-        "message": "server speaks protocol 4, client speaks 5",
+        "message": f"server speaks protocol {p.PROTOCOL_VERSION}, client speaks {p.PROTOCOL_VERSION + 1}",
         "ref": None,
     }
 
