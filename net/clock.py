@@ -2,8 +2,8 @@
 
 A paused clock stops the table: nothing is due (no default on expiry, no bot move, no stand-in)
 and nothing wakes the table; on resume every deadline and bot time shifts by the pause, so each
-seat gets back exactly the time it had left. Prompts issued during a pause (a human may still
-answer) count from the moment of the pause.
+seat gets back exactly the time it had left (the table refuses every choice while paused, see
+`Table._human_choice`). A prompt issued during a pause counts from the moment of the pause.
 """
 
 from __future__ import annotations

@@ -65,6 +65,7 @@ TIMED_OUT = "timed_out"  # not a fault: the prompt ``ref`` ran out of time and i
 NAME_TAKEN = "name_taken"  # another seat or spectator at the table has this name (after folding)
 BAD_NAME = "bad_name"  # the name is reserved (the table's bots, "System", the host) or shows nothing
 SEAT_TAKEN = "seat_taken"  # the token's seat has a live connection: join afresh or spectate
+PAUSED = "paused"  # the host paused the table: a choice waits (its prompt stays open) until resume
 
 ERROR_CODES = frozenset(
     {
@@ -85,6 +86,7 @@ ERROR_CODES = frozenset(
         NAME_TAKEN,
         BAD_NAME,
         SEAT_TAKEN,
+        PAUSED,
     }
 )
 
