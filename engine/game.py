@@ -879,12 +879,17 @@ class Game:
         order = self.order_from(s.current)
         colours = self._colours
         dying: list[int] = []
+        alive: list[int] = []  # in the game and not dying
         faction_seat = None
         dying_now = s.dying
+        seats = s.seats
         for seat in order:
-            player = s.seats[seat]
+            player = seats[seat]
+            if not player.alive or player.lost or seat in dying_now:
+                continue
+            alive.append(seat)
             messages = player.messages
-            if len(messages) < 3 or not player.in_game or seat in dying_now:
+            if len(messages) < 3:
                 continue  # fewer than 3 messages: neither dying nor a faction's victory
             own_colour = FACTION_COLOUR.get(player.identity)
             black = own = 0
@@ -919,7 +924,6 @@ class Game:
                        and (self.standing(x.index) or s.config.dead_share_win)]
             self.declare(faction_seat, winners, "faction")
             return
-        alive = [seat for seat in self.in_game() if seat not in dying_now]
         if len(alive) == 1:
             self.declare(alive[0], alive, "last_standing")
         elif not alive:

@@ -19,8 +19,9 @@ every seat deciding from its own projection, to the game's end or a turn horizon
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from . import characters
 from . import prompts as P
@@ -29,7 +30,23 @@ from .config import IDENTITIES, GameConfig
 from .events import Event
 from .game import _AFTER_WINDOW, Game, _answer_orders
 from .state import PLAY, RECEIVE, SEND, WINDOW, GameState, Message, Seat, StackItem, Window
-from .view import events_for, view
+from .view import (
+    PHASES,
+    VIEW_VERSION,
+    _character_facts,
+    _character_of,
+    _ending,
+    _message,
+    _stack_item,
+    _task_of,
+    _waiting,
+    entry_facts,
+    events_for,
+    seat_entry,
+)
+
+if TYPE_CHECKING:
+    from _collections_abc import dict_items, dict_keys, dict_values
 
 _MOVES_MESSAGE = frozenset({"received", "obtained", "burned", "message_to_pile", "message_to_hand", "message_taken"})
 SUPPORTED = (P.PLAY_PHASE, P.SEND_MESSAGE, P.RECEIVE_DECISION, P.RESPONSE)
@@ -327,11 +344,12 @@ Decide = Callable[[int, dict, list[dict]], str]
 
 def play_out(game: Game, decide: Decide, horizon: int | None = None, max_decisions: int = 5000) -> Game:
     """Play `game` on: `decide(seat, view, new_events)` answers each prompt that has a choice from
-    the seat's view and the events projected for it since it last decided (from the world's start;
-    a lone option is taken without asking). With `horizon`,
-    stop when that many more turns have begun. The world is changed in place and returned."""
+    the seat's view (a `LazyView`: read it during the call only) and the events projected for it
+    since it last decided (from the world's start; a lone option is taken without asking). With
+    `horizon`, stop when that many more turns have begun. The world is changed in place and returned."""
     start = len(game.events)
     seen = [start] * len(game.state.seats)
+    shared = Shared()
     stop = None if horizon is None else game.state.turn + horizon
     state = game.state
     for _ in range(max_decisions):
@@ -347,8 +365,150 @@ def play_out(game: Game, decide: Decide, horizon: int | None = None, max_decisio
             continue
         new = events_for(game, seat, seen[seat])
         seen[seat] = len(game.events)
-        game.choose(seat, prompt.id, decide(seat, view(game, seat), new))
+        shown = LazyView(game, seat, shared)
+        choice = decide(seat, shown, new)
+        shown.close()
+        game.choose(seat, prompt.id, choice)
     return game
+
+
+class LazyView(dict[str, object]):
+    """`view(game, seat)` built key by key as it is read: a rollout's bot reads a few keys of each
+    view (its prompt, hand, the seats), and a full view cost half a rollout. Equal, key for key, to
+    `engine.view.view` (tests/test_worlds.py pins it over thousands of moments). Objects are shared
+    by every view of one play-out (`Shared`), so nothing read from it may be changed. Valid until
+    `close()` (the game moves on after the decision): a key first read afterwards would show
+    another moment, so it raises instead."""
+
+    __slots__ = ("_game", "_seat", "_shared", "_open")
+
+    def __init__(self, game: Game, seat: int, shared: Shared) -> None:
+        super().__init__()
+        self._game, self._seat, self._shared, self._open = game, seat, shared, True
+
+    def close(self) -> None:
+        self._open = False
+
+    def __missing__(self, key: str) -> object:
+        build = _LAZY_KEYS.get(key)
+        if build is None:
+            raise KeyError(key)
+        if not self._open:
+            raise RuntimeError(f"view[{key!r}] read after the decision it was built for")
+        value = build(self._game, self._seat, self._shared)
+        dict.__setitem__(self, key, value)
+        return value
+
+    def get(self, key: str, default: object = None) -> object:
+        return self[key] if key in _LAZY_KEYS else default
+
+    def __contains__(self, key: object) -> bool:
+        return key in _LAZY_KEYS
+
+    def full(self) -> dict[str, object]:
+        """Every key, in `view`'s order, as a plain dict."""
+        return {key: self[key] for key in _LAZY_KEYS}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.full())
+
+    def __len__(self) -> int:
+        return len(_LAZY_KEYS)
+
+    def keys(self) -> dict_keys[str, object]:
+        return self.full().keys()
+
+    def values(self) -> dict_values[str, object]:
+        return self.full().values()
+
+    def items(self) -> dict_items[str, object]:
+        return self.full().items()
+
+    def copy(self) -> dict[str, object]:
+        return self.full()
+
+    def __eq__(self, other: object) -> bool:
+        return self.full() == other
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"LazyView({self.full()!r})"
+
+
+@dataclass(slots=True)
+class Shared:
+    """What the views of one play-out share: the seats' public entries by their `entry_facts`
+    (equal facts, equal entries) and the cards' faces (a card's face is fixed by its id)."""
+
+    entries: dict[tuple[object, ...], dict[str, object]] = field(default_factory=dict)
+    faces: dict[int, dict[str, object]] = field(default_factory=dict)
+
+    def face(self, game: Game, card: int) -> dict[str, object]:
+        face = self.faces.get(card)
+        if face is None:
+            face = self.faces[card] = game.face(card)
+        return face
+
+
+def _lazy_seats(game: Game, seat: int, shared: Shared) -> list[dict[str, object]]:
+    shown = []
+    entries = shared.entries
+    for index in range(len(game.state.seats)):
+        facts = entry_facts(game, index)
+        entry = entries.get(facts)
+        if entry is None:
+            entry = entries[facts] = seat_entry(game, facts)
+        shown.append(entry)
+    own = game.state.seats[seat]
+    shown[seat] = {**shown[seat], "identity": own.identity, "character": _character_of(_character_facts(game, seat, seat))}
+    return shown
+
+
+def _lazy_phase(game: Game) -> str:
+    s = game.state
+    return s.window.step if s.node == WINDOW and s.window is not None else PHASES[s.node]
+
+
+def _lazy_prompt(game: Game, seat: int) -> dict[str, object] | None:
+    prompt = game.prompts.get(seat)
+    return None if prompt is None else prompt.to_dict()
+
+
+_Build = Callable[[Game, int, Shared], object]
+#: How `LazyView` builds each key of `engine.view.view`, in its order (a seat's message and stack
+#: items show what that seat may see: the same as the public ones unless it saw more).
+_LAZY_KEYS: dict[str, _Build] = {
+    "v": lambda g, seat, e: VIEW_VERSION,
+    "seat": lambda g, seat, e: seat,
+    "config": lambda g, seat, e: {
+        "players": g.state.config.players, "identities": g.state.config.identities, "deck": g.state.config.deck,
+        "probe_draw": g.state.config.probe_draw, "characters": g.state.config.characters},
+    "turn": lambda g, seat, e: g.state.turn,
+    "current": lambda g, seat, e: g.state.current,
+    "phase": lambda g, seat, e: _lazy_phase(g),
+    "seats": _lazy_seats,
+    "hand": lambda g, seat, e: [e.face(g, c) for c in g.state.seats[seat].hand],
+    "identity": lambda g, seat, e: g.state.seats[seat].identity,
+    "character_choices": lambda g, seat, e: list(g.state.seats[seat].character_choices),
+    "task": lambda g, seat, e: _task_of(_character_facts(g, seat, seat)),
+    "message": lambda g, seat, e: _message(g, seat),
+    "stack": lambda g, seat, e: [_stack_item(g, item, seat) for item in g.state.stack],
+    "window": lambda g, seat, e: None if g.state.window is None else {
+        "step": g.state.window.step, "eligible": list(g.state.window.eligible)},
+    "pile": lambda g, seat, e: len(g.state.pile),
+    "discard": lambda g, seat, e: ([g.face(c) for c in g.state.discard] if g.state.config.discard_face_up
+                                   else len(g.state.discard)),
+    "removed": lambda g, seat, e: len(g.state.removed),
+    "waiting": lambda g, seat, e: _waiting(g),
+    "prompt": lambda g, seat, e: _lazy_prompt(g, seat),
+    "over": lambda g, seat, e: g.over,
+    "winners": lambda g, seat, e: list(g.state.winners),
+    "declarer": lambda g, seat, e: g.state.declarer,
+    "win_reason": lambda g, seat, e: g.state.win_reason,
+    "ending": lambda g, seat, e: _ending(g) if g.over else None,
+    "log_length": lambda g, seat, e: len(g.events),
+}
 
 
 def _seat_of(prompt: P.Prompt) -> int:

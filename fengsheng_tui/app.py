@@ -341,6 +341,16 @@ class FengshengApp(App[int]):
         return self.state.host and bool(seats) and all(
             s.get("bot") for s in seats if isinstance(s, dict) and s.get("index") != self.state.seat)
 
+    def update_cover(self) -> None:
+        """A solo game is paused while a screen covers the table (help, settings, a question…),
+        but not for a screen that plays the game (`plays_the_game`: the character pick), since
+        nobody can choose while paused. Called whenever a screen over the table comes or goes."""
+        table = self.table_screen()
+        stack = self.screen_stack
+        above = stack[stack.index(table) + 1:] if table is not None and table in stack else []
+        covered = any(not getattr(screen, "plays_the_game", False) for screen in above)
+        self.want_pause("cover", covered and self.is_solo())
+
     def want_pause(self, reason: str, on: bool) -> None:
         """Add or drop a reason to pause; the host's table is paused while any reason holds.
 

@@ -53,6 +53,8 @@ class ClientState:
     connected: bool = False
     error: str | None = None
     error_code: str | None = None
+    #: The prompt of ours whose choice the server refused (paused, illegal …): it is open again.
+    refused: int | None = None
     replay_path: str | None = None
     #: (target, face) of the last 试探 we saw played face-up to us, until its answer is logged.
     _probe: tuple[Any, dict[str, Any]] | None = None
@@ -105,6 +107,8 @@ class ClientState:
                     self.log_event(ev, seats)
             if self.view is not None and self.view.get("over"):
                 self._game_ended = True
+            if self.error_code == "paused" and not (self.view or {}).get("paused"):
+                self.error = self.error_code = None  # the table runs again: choose again
         elif kind == "chat":
             self.log.append(LogEntry(chat=(str(msg.get("name", "?")), str(msg.get("text", ""))),
                                      spectator="seat" in msg and msg["seat"] is None))
@@ -114,6 +118,8 @@ class ClientState:
         elif kind == "error":
             self.error = str(msg.get("message", msg.get("code", "")))
             self.error_code = str(msg.get("code", ""))
+            ref = msg.get("ref")
+            self.refused = ref if isinstance(ref, int) and not isinstance(ref, bool) else None
         del self.log[:-LOG_LIMIT]
         return kind
 
@@ -180,6 +186,20 @@ class ClientState:
             return True
         entry = seats[seat] if 0 <= seat < len(seats) and isinstance(seats[seat], dict) else {}
         return entry.get("alive") is False or entry.get("lost") is True
+
+    @property
+    def paused_by(self) -> str | None:
+        """Who paused the table: None (it runs), "you" (we hold the host rights), else the host's
+        name as the lobby showed it ("" when it named no single host: host rights only move in
+        the lobby, so its last frame still tells)."""
+        view = self.view or {}
+        if not view.get("paused") or view.get("over"):
+            return None
+        if self.host:
+            return "you"
+        seats = (self.lobby or {}).get("seats")
+        hosts = [s.get("name") for s in seats or [] if isinstance(s, dict) and s.get("host") is True]
+        return str(hosts[0]) if len(hosts) == 1 and isinstance(hosts[0], str) else ""
 
     @property
     def hand(self) -> list[dict[str, Any]]:

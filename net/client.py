@@ -239,7 +239,9 @@ async def play_as_bot(
 
     `make_bot(seat)` is called when a game starts (the seat is only final then). With
     `until_over` it returns once a finished game's final view arrives. A choice refused as rate
-    limited is sent again a moment later if its prompt is still open.
+    limited is sent again a moment later if its prompt is still open. While the host has paused
+    the table the bot waits (the server refuses every choice then, `paused`); a choice refused
+    as paused is made again once the table runs.
     A bot is ready by itself: whenever the newest lobby shows its seat not ready (on joining, and
     again when the table gathers after a game over), it says `ready` once, so "everyone ready"
     never waits on it.
@@ -263,6 +265,9 @@ async def play_as_bot(
                 with contextlib.suppress(ClientError):
                     await client.choose(*answered)
             continue
+        if msg["type"] == "error" and msg["code"] == P.PAUSED:
+            answered = None  # the prompt is still open: answer it after the resume
+            continue
         if msg["type"] != "update":
             continue
         asked_ready = False  # a game is on: the next lobby needs a new `ready`
@@ -275,7 +280,7 @@ async def play_as_bot(
         if current["over"] and until_over:
             return
         prompt = current["prompt"]
-        if prompt is None or (answered is not None and prompt["id"] == answered[0]):
+        if prompt is None or current.get("paused") or (answered is not None and prompt["id"] == answered[0]):
             continue
         if getattr(bot, "thinks", False):
             # A searching bot (hard) thinks for up to a second: in a thread, on its own copy of

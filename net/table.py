@@ -784,6 +784,10 @@ class Table:
         if owner is not None and owner.seat != seat:
             session.send(P.error(P.NOT_YOUR_SEAT, f"prompt {prompt_id} belongs to seat {owner.seat}", prompt_id))
             return
+        if self.timing.paused:
+            # A pause freezes the game, not only its clock: the prompt stays open, with its time.
+            session.send(P.error(P.PAUSED, "paused by the host: choose again once the table resumes", prompt_id))
+            return
         try:
             self._apply(seat, prompt_id, option, "chose")
         except ChoiceError as exc:

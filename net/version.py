@@ -1,3 +1,3 @@
 """The wire protocol version, kept apart so discovery can advertise it without importing the codec."""
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5

@@ -24,7 +24,7 @@ from net.protocol import ProtocolError
 CLIENT_GOLDEN: list[tuple[dict[str, Any], str]] = [
     (
         p.hello("老王", token=None, table="t1", password=None, spectate=False),
-        "88a474797065a568656c6c6fa776657273696f6e04a46e616d65a6e88081e78e8ba5746f6b656ec0"
+        "88a474797065a568656c6c6fa776657273696f6e05a46e616d65a6e88081e78e8ba5746f6b656ec0"
         "a57461626c65a27431a870617373776f7264c0a87370656374617465c2a3626f74c2",
     ),
     (p.choose(7, "pass"), "83a474797065a663686f6f7365a970726f6d70745f696407a66f7074696f6ea470617373"),
@@ -41,7 +41,7 @@ CLIENT_GOLDEN: list[tuple[dict[str, Any], str]] = [
 SERVER_GOLDEN: list[tuple[dict[str, Any], str]] = [
     (
         p.welcome(2, "Zq3vX9", "t1", False),
-        "86a474797065a777656c636f6d65a776657273696f6e04a47365617402a5746f6b656ea65a7133765839"
+        "86a474797065a777656c636f6d65a776657273696f6e05a47365617402a5746f6b656ea65a7133765839"
         "a57461626c65a27431a4686f7374c2",
     ),
     (
@@ -332,14 +332,14 @@ def test_limits_are_inclusive() -> None:
 
 
 def test_version_mismatch_names_both_versions() -> None:
-    hello2 = {"type": "hello", "version": 5, "name": "x", "future_field": True}
+    hello2 = {"type": "hello", "version": p.PROTOCOL_VERSION + 1, "name": "x", "future_field": True}
     with pytest.raises(ProtocolError) as info:
         p.validate_client_message(hello2)
     assert info.value.code == p.VERSION
     assert info.value.to_message() == {
         "type": "error",
         "code": "version",
-        "message": "server speaks protocol 4, client speaks 5",
+        "message": f"server speaks protocol {p.PROTOCOL_VERSION}, client speaks {p.PROTOCOL_VERSION + 1}",
         "ref": None,
     }
 

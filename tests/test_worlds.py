@@ -161,3 +161,45 @@ def test_a_hidden_probe_and_a_face_down_message_get_cards_they_could_be() -> Non
 
     moments(config, range(30, 34), ("random",), check)
     assert seen["probe"] > 5 and seen["message"] > 50, seen
+
+
+@pytest.mark.parametrize(("config", "seeds"), [
+    (GameConfig(players=6, identities="3v3"), range(2)),
+    (GameConfig(players=5, identities="default", characters=True), range(2, 5)),
+    (GameConfig(players=7, identities="alt", characters=True), range(5, 6)),
+])
+def test_a_play_outs_lazy_views_are_the_seats_views(config: GameConfig, seeds: range) -> None:
+    """Every view `play_out` hands a decision equals `view(game, seat)`, key for key and in its
+    order, whichever keys the bot read first (the seats' entries and card faces are shared across
+    the play-out's views); read after its decision, a key not built yet raises."""
+    checked = 0
+    for seed in seeds:
+        game = Game.new(config, seed)
+        bots = [make_bot("normal", s, seed * 16 + s) for s in range(config.players)]
+        earlier: list[W.LazyView] = []
+
+        def decide(seat: int, seat_view: dict, events: list[dict], game: Game = game, bots=bots,
+                   earlier=earlier) -> str:
+            nonlocal checked
+            assert isinstance(seat_view, W.LazyView)
+            if earlier:  # the previous decision's view, its log_length never read
+                with pytest.raises(RuntimeError, match="after the decision"):
+                    earlier.pop()["log_length"]
+            bots[seat].observe(events)
+            choice = bots[seat].decide(seat_view)  # reads what the bot needs, in its own order
+            assert "hand" in seat_view and "nothing" not in seat_view and seat_view.get("nothing", 1) == 1
+            assert seat_view.get("identity") == game.state.seats[seat].identity
+            whole = view(game, seat)
+            checked += 1
+            if checked % 2:
+                assert all(seat_view[k] == v for k, v in whole.items() if k != "log_length")
+                earlier.append(seat_view)
+                return choice
+            assert list(seat_view.full()) == list(whole) and seat_view.full() == whole
+            assert seat_view == whole and dict(seat_view) == whole and len(seat_view) == len(whole)
+            assert seat_view.copy() == {**seat_view} == whole
+            return choice
+
+        W.play_out(game, decide)
+        assert game.over
+    assert checked > 150

@@ -97,6 +97,10 @@ UI = {
     'paused_you': 'Paused by you',
     'paused_by_host': 'Paused by the host',
     'pause_host_only': 'Only the host can pause the table.',
+    'paused_line_you': '⏸ Paused by you: nobody can play until you resume ({key_pause})',
+    'paused_line_host': '⏸ Paused by the host: nobody can play until the host resumes',
+    'paused_line_named': '⏸ Paused by the host ({name}): nobody can play until the host resumes',
+    'paused_no_send': 'The table is paused: nothing was sent. Choose again once it resumes',
     'auto_key': 'auto-play',
     'auto_on': 'Auto-play on',
     'auto_mark': 'auto',
@@ -473,6 +477,7 @@ ERRORS = {
     'rate_limited': 'Too fast: wait a moment',
     'bad_state': 'Not possible now',
     'bad_message': 'The server refused the request',
+    'paused': 'The table is paused: choose again once it resumes',
     'connect': 'Cannot reach the server',
 }
 

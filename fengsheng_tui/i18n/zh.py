@@ -95,6 +95,10 @@ UI = {
     'paused_you': '你已暂停牌桌',
     'paused_by_host': '房主已暂停',
     'pause_host_only': '只有房主能暂停牌桌。',
+    'paused_line_you': '⏸ 你已暂停牌桌：恢复前谁也不能出牌（按 {key_pause} 继续）',
+    'paused_line_host': '⏸ 房主已暂停牌桌：房主恢复前谁也不能出牌',
+    'paused_line_named': '⏸ 房主（{name}）已暂停牌桌：房主恢复前谁也不能出牌',
+    'paused_no_send': '牌桌已暂停：这次选择没有发出，恢复后再选',
     'auto_key': '托管',
     'auto_on': '托管中',
     'auto_mark': '托管',
@@ -474,6 +478,7 @@ ERRORS = {
     'rate_limited': '操作太快了，请稍候',
     'bad_state': '现在不能这样做',
     'bad_message': '服务器不接受这个请求',
+    'paused': '牌桌已暂停：恢复后再选',
     'connect': '无法连接服务器',
 }
 

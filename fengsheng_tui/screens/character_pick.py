@@ -53,12 +53,16 @@ class CharacterPickScreen(FsScreen):
     CharacterPickScreen #pick { padding: 0 1; }
     """
     KEYS = PICK_KEYS
+    #: Choosing here is playing: a solo game is not paused for it (`FengshengApp.update_cover`).
+    plays_the_game = True
 
     def __init__(self) -> None:
         super().__init__()
         self.index = 0
         self.sent_for: int | None = None
         self.picked: str | None = None
+        #: Why Enter sent nothing (the table is paused), shown while it is.
+        self.note: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="pick-head")
@@ -93,10 +97,17 @@ class CharacterPickScreen(FsScreen):
             if app.screen is self:
                 app.pop_screen()
             return
+        if state.refused is not None and state.refused == self.sent_for:
+            self.sent_for = self.picked = None  # the server refused it (paused …): pick again
+            state.refused = None
         choices = self.choices
         self.index = min(self.index, max(0, len(choices) - 1))
         prompt = self.open_prompt()
         head = Text(words("pick_title"), style="bold")
+        table = app.table_screen()
+        paused = table.pause_line() if table is not None else None
+        if paused:
+            head.append("\n" + paused, style="bold reverse")
         if prompt is not None:
             left = state.seconds_left(prompt)
             if left is not None:
@@ -105,6 +116,8 @@ class CharacterPickScreen(FsScreen):
         else:
             name = words.character_name(self.picked) if self.picked else "…"
             head.append("\n" + words("picked_wait", name=name), style="italic")
+        if self.note and paused:
+            head.append("\n" + self.note, style="italic")
         if state.error:
             head.append("\n" + words.error(state.error_code, state.error), style="italic")
         self.query_one("#pick-head", Static).update(head)
@@ -134,10 +147,21 @@ class CharacterPickScreen(FsScreen):
         option = next((o for o in prompt.get("options", []) if o.get("name") == cid), None)
         if option is None:
             return
+        if self.fs_app.state.paused_by is not None:
+            self.note = self.fs_app.words("paused_no_send")  # the server would refuse it
+            self.refresh_view()
+            return
         self.sent_for = int(prompt["id"])
         self.picked = cid
         self.fs_app.choose(int(prompt["id"]), str(option["id"]))
         self.refresh_view()
+
+    def on_screen_suspend(self) -> None:
+        """Help or settings over the pick pause a solo game, as over the table."""
+        self.fs_app.update_cover()
+
+    def on_screen_resume(self) -> None:
+        self.fs_app.update_cover()
 
     def action_help(self) -> None:
         self.fs_app.show_help()

@@ -124,6 +124,11 @@ class TableScreen(FsScreen):
         # While 托管 is on the bot answers our prompts: no key of ours, no automatic pass, no bell.
         prompt = None if state.auto else state.prompt
         self.chooser.reset(prompt, state.hand)
+        if state.refused is not None and state.refused == self.chooser.sent_for:
+            self.chooser.sent_for = None  # the server refused it (paused …): the prompt is ours again
+            state.refused = None
+        if self.chooser.note == words("paused_no_send") and not state.paused_by:
+            self.chooser.note = None
         self.guard_new_prompt((prompt or {}).get("id"))
         width, height = self.app.size
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
@@ -150,7 +155,7 @@ class TableScreen(FsScreen):
         hand.show(app.state, app.words, self.chooser.selected, usable, app.mono,
                   skills=skills, chosen_skill=self.chooser.skill, layout=False)
         prompt.show(app.state, self.chooser, app.words, app.mono, layout=False, auto_passing=self.auto_passing(),
-                    hint=self.hint())
+                    hint=self.hint(), paused=self.pause_line())
         self.fix_height(hand, hand.lines + 2)
         # While one prompt is open its panel only grows: choosing a card (its targets appear) and
         # backing out then re-lays out the screen once, not at every key.
@@ -224,6 +229,8 @@ class TableScreen(FsScreen):
         prompt = self.chooser.prompt
         if not self.fs_app.auto_pass or prompt is None or (prompt.get("kind") != "response" and not is_decoy(prompt)):
             return
+        if self.fs_app.state.paused_by is not None:
+            return  # nothing is sent while paused: scheduled once the table runs again
         prompt_id = prompt.get("id")
         if prompt_id == self.auto_pass_for or self.chooser.sent_for == prompt_id:
             return
@@ -243,6 +250,9 @@ class TableScreen(FsScreen):
 
     def auto_pass_now(self, prompt_id: object) -> None:
         prompt = self.chooser.prompt
+        if self.fs_app.state.paused_by is not None:
+            self.auto_pass_for = None  # paused meanwhile: the pass is scheduled again after it
+            return
         if self.fs_app.auto_pass and prompt is not None and prompt.get("id") == prompt_id:
             self._submit(self.chooser.pass_(), keyed=False)
 
@@ -328,12 +338,21 @@ class TableScreen(FsScreen):
             self.chooser.note = None
             self.refresh_choice()
 
+    def held_by_pause(self) -> bool:
+        """A key that would send a choice while the table is paused says so and sends nothing:
+        the server would refuse it, and the selection stays for after the resume."""
+        if self.fs_app.state.paused_by is None or self.chooser.prompt is None:
+            return False
+        self.chooser.note = self.fs_app.words("paused_no_send")
+        self.refresh_choice()
+        return True
+
     def action_confirm(self) -> None:
-        if not self.too_soon():
+        if not self.held_by_pause() and not self.too_soon():
             self._submit(self.chooser.confirm())
 
     def action_pass(self) -> None:
-        if not self.too_soon():
+        if not self.held_by_pause() and not self.too_soon():
             self._submit(self.chooser.pass_())
 
     def action_back(self) -> None:
@@ -385,6 +404,15 @@ class TableScreen(FsScreen):
             return
         app.want_pause("key", "key" not in app.pause_reasons)
 
+    def pause_line(self) -> str | None:
+        """While the table is paused: who paused it, and that nobody plays until it resumes."""
+        by, words = self.fs_app.state.paused_by, self.fs_app.words
+        if by is None:
+            return None
+        if by == "you":
+            return words("paused_line_you")
+        return words("paused_line_named", name=by) if by else words("paused_line_host")
+
     def hint(self) -> str | None:
         """The prompt line's words when no prompt is ours: 托管 is on, or we are out (or watch)."""
         state, words = self.fs_app.state, self.fs_app.words
@@ -430,11 +458,10 @@ class TableScreen(FsScreen):
 
     def on_screen_suspend(self) -> None:
         """A screen over the table (help, settings, a question…) pauses a solo game."""
-        if self.fs_app.is_solo():
-            self.fs_app.want_pause("cover", True)
+        self.fs_app.update_cover()
 
     def on_screen_resume(self) -> None:
-        self.fs_app.want_pause("cover", False)
+        self.fs_app.update_cover()
 
     def action_result(self) -> None:
         """The game-over screen again, after Esc left it for the board."""

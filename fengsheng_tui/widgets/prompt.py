@@ -155,13 +155,15 @@ class PromptPanel(Static):
     page_first = 0
 
     def show(self, state: ClientState, chooser: Chooser, words: Words, mono: bool = False,
-             layout: bool = True, auto_passing: bool = False, hint: str | None = None) -> None:
+             layout: bool = True, auto_passing: bool = False, hint: str | None = None,
+             paused: str | None = None) -> None:
         """`auto_passing`: nothing of ours is playable and the pass is on its way, so the line says
         that instead of inviting a Space that could land on the next prompt. `hint`: what we can do
-        when there is no prompt of ours to answer (托管 is on, or we are out of the game)."""
+        when there is no prompt of ours to answer (托管 is on, or we are out of the game).
+        `paused`: the table is paused (by whom, and that nobody plays), above the prompt it holds."""
         view = state.view or {}
         prompt = chooser.prompt
-        lines: list[Text] = []
+        lines: list[Text] = [Text(paused, style="bold reverse")] if paused else []
         if prompt is None or chooser.sent_for == prompt.get("id"):
             waiting = [w.get("seat") for w in view.get("waiting") or [] if isinstance(w, dict)]
             if view.get("over"):
