@@ -13,6 +13,7 @@ from net.table import Table
 
 from .screen_text import screen_text
 from .test_lobby_host import next_lobby, wait_for
+from .waiting import settled
 
 
 async def test_the_host_sets_a_timer_and_the_bots_delay_and_a_guest_sees_both(
@@ -55,6 +56,6 @@ async def test_a_guest_cannot_open_the_timers(server: tuple[GameServer, Table]) 
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen) and bool(app.state.lobby))
         await pilot.press("d")
-        await pilot.pause(0.2)
+        await settled(pilot, app)  # the key was handled, and anything it sent has reached the table
         assert isinstance(app.screen, TableLobbyScreen) and table.timers["play"] == 30.0
     await host.close()

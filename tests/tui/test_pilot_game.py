@@ -15,6 +15,7 @@ from fengsheng_tui.screens.game_over import GameOverScreen
 from fengsheng_tui.session import NetSession
 
 from .screen_text import screen_text
+from .waiting import wait_until
 
 PASSING = ("pass", "end", "decline")
 
@@ -81,11 +82,7 @@ async def test_the_host_starts_the_next_game_from_the_game_over_screen(table: Lo
         first_replay = app.state.replay_path
         assert first_replay and first_replay.endswith(".seat3.replay")
         await pilot.press("s")
-        for _ in range(500):
-            await pilot.pause(0.01)
-            if table.table.game is not first and not isinstance(app.screen, GameOverScreen):
-                break
-        assert table.table.game is not first and not isinstance(app.screen, GameOverScreen)
+        await wait_until(pilot, lambda: table.table.game is not first and not isinstance(app.screen, GameOverScreen))
         assert app.state.view is not None and not app.state.view["over"] and app.state.seat == 3
         await play_to_the_end(app, pilot)
         assert table.table.games_finished == 2

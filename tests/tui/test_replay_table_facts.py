@@ -13,6 +13,7 @@ from fengsheng_tui.screens.replay import ReplayScreen
 from fengsheng_tui.session import NetSession
 
 from .screen_text import screen_text
+from .waiting import wait_until
 
 
 async def test_a_seat_put_on_auto_play_during_the_game_is_not_shown_on_auto_from_the_start(tmp_path: Path) -> None:
@@ -23,16 +24,9 @@ async def test_a_seat_put_on_auto_play_during_the_game_is_not_shown_on_auto_from
         session = NetSession("127.0.0.1", local.port, "Me", token=local.host_token)
         app = FengshengApp(session, lang="en", keymap={}, keep_replays=own)
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(200):
-                if app.state.view and app.state.view.get("turn", 0) >= 2:
-                    break
-                await pilot.pause(0.05)
+            await wait_until(pilot, lambda: app.state.view and app.state.view.get("turn", 0) >= 2, timeout=30)
             await pilot.press("m")  # 托管 from turn 2 on
-            for _ in range(600):
-                if isinstance(app.screen, GameOverScreen):
-                    break
-                await pilot.pause(0.05)
-            assert isinstance(app.screen, GameOverScreen)
+            await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=60)
             seat = app.state.seat
             assert seat is not None
     finally:
