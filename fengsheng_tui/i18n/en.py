@@ -118,6 +118,7 @@ UI = {
     'timers_hint': '{key_timers_prev} choose, {key_timers_less} less/more, {key_timers_close} closes',
     'timers_guest': 'Only the host can change the timers.',
     'bot_delay': 'Bots\' delay',
+    'timer_with_characters': ' (with characters)',
     'timers_less': 'less/more',
     'timers_more': 'more',
     'settings': 'Settings',

@@ -116,6 +116,7 @@ UI = {
     'timers_hint': '{key_timers_prev} 选择，{key_timers_less} 减少/增加，{key_timers_close} 关闭',
     'timers_guest': '只有房主能改计时。',
     'bot_delay': '机器人等待',
+    'timer_with_characters': '（有角色时）',
     'timers_less': '减少/增加',
     'timers_more': '增加',
     'settings': '设置',
