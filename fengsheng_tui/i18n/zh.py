@@ -181,7 +181,9 @@ UI = {
     'key_bindings': '按键',
     'keys_file': '按键可在 {path} 中修改',
     'replay': '录像',
-    'replay_deciding': '轮到你：{kind}',
+    'replay_deciding': '你当时要决定：{kind}',
+    'turn_of': '{name}的回合',
+    'replay_last': '这一步：',
     'replay_no_decision': '再没有你的决定了',
     'replay_hint': '{key_replay_start}/{key_replay_end} 开头/结尾，{key_replay_decision_prev} 上一个决定',
     'step': '第 {i}/{n} 步',
@@ -417,6 +419,7 @@ EVENTS = {
 
 #: The game's phases as the status line names them.
 PHASE = {
+    'deal': '发牌',
     'turn_start': '回合开始',
     'draw': '摸牌',
     'play': '出牌阶段',
