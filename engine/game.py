@@ -71,6 +71,9 @@ def _answer_orders(n: int) -> tuple[tuple[int, ...], ...]:
 
 _AFTER_WINDOW = {STEP_PLAY: PLAY, STEP_TRANSMIT: AFTER_TRANSMIT, STEP_ARRIVE: AFTER_ARRIVE,
                  STEP_TURN_START: DRAW, STEP_TURN_END: NEXT_TURN}
+#: Events logged only where nothing a secret task reads changes (the message moving on, a turn
+#: or a play phase beginning or ending, a lock, an item about to resolve: its effect logs its own).
+_TASK_QUIET = frozenset({"transmit", "arrived", "declined", "turn_start", "play_phase_ended", "locked", "resolved"})
 _PASS_ONLY = (P.PASS,)
 _PASS_ID = P.PASS.id
 
@@ -401,10 +404,16 @@ class Game:
         s = self.state
         if not self.cast.tasked or s.node == GAME_OVER or s.declaring is not None or s.dying:
             return False
-        # Every change a task reads (hands, messages, deaths) is logged: with no event since the
-        # last negative check, the answer is the same (windows open and close many times a turn).
-        logged = len(self.events)
-        if logged == self._tasks_unmet_at:
+        # Every change a task reads (hands, messages, identities, deaths) is logged, and never by an
+        # event of a `_TASK_QUIET` kind alone: with no other event since the last negative check, the
+        # answer is the same (windows open and close many times a turn).
+        events = self.events
+        logged = len(events)
+        unmet_at = self._tasks_unmet_at
+        while 0 <= unmet_at < logged and events[unmet_at].kind in _TASK_QUIET:
+            unmet_at += 1
+        if unmet_at == logged:
+            self._tasks_unmet_at = logged
             return False
         if not characters.check_tasks(self):
             self._tasks_unmet_at = logged
