@@ -487,6 +487,7 @@ class Game:
         timing allows his own play phase as well (锁定, 试探…: CARDS.md timings, issue 11 item 7)."""
         options: list[Option] = []
         deck = self.deck
+        option = P.option
         targets_of: dict[str, list[Any] | None] = {}
         own_play_too = moment == STEP_PLAY and seat == self.state.current
         play_as = characters.play_as_functions(self, seat) if self.state.config.characters else None
@@ -495,13 +496,13 @@ class Game:
             if function not in targets_of:
                 targets_of[function] = self._targets(function, seat, moment, own_play_too)
             for target_seat, target_card in targets_of[function] or ():
-                options.append(P.option("play", card_id, target_seat, target_card))
+                options.append(option("play", card_id, target_seat, target_card))
             if play_as:
                 for as_function in characters.card_functions(self, seat, card_id, play_as):
                     if as_function not in targets_of:
                         targets_of[as_function] = self._targets(as_function, seat, moment, own_play_too)
                     for target_seat, target_card in targets_of[as_function] or ():
-                        options.append(P.option("play", card_id, target_seat, target_card, name=as_function))
+                        options.append(option("play", card_id, target_seat, target_card, name=as_function))
         return options
 
     def _targets(self, function: str, seat: int, moment: str, own_play_too: bool) -> list[Any] | None:
