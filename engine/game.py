@@ -55,6 +55,7 @@ HAND_SIZE = 3
 DRAW_COUNT = 2
 _NOBODY: frozenset[int] = frozenset()
 _NO_SECRET: dict[str, object] = {}  # shared by every event without a secret part; never written to
+_new_event = tuple.__new__  # an Event from its fields without NamedTuple's Python-level __new__
 
 
 @cache
@@ -67,6 +68,12 @@ def _orders(n: int) -> tuple[tuple[int, ...], ...]:
 def _answer_orders(n: int) -> tuple[tuple[int, ...], ...]:
     """For each last actor of an n-seat table: who answers a window, from his right round to him."""
     return tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))
+
+
+@cache
+def _others(n: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat of an n-seat table: every other seat, from his right round to his left."""
+    return tuple(order[:-1] for order in _answer_orders(n))
 
 
 _AFTER_WINDOW = {STEP_PLAY: PLAY, STEP_TRANSMIT: AFTER_TRANSMIT, STEP_ARRIVE: AFTER_ARRIVE,
@@ -126,24 +133,13 @@ class Game:
             self._colours, self._faces = tuple(card.colour for card in deck), (None,) * len(deck)
         self._shown_cache: tuple[object, dict[str | None, tuple[bool, ...]]] = (None, {})
         self._tasks_unmet_at = -1  # the length of the log when no secret task was met (see below)
-        self._handlers = self._node_handlers()
 
-    def _node_handlers(self) -> dict[str, Callable[[], bool]]:
-        return {
-            TURN_START: self._turn_start,
-            DRAW: self._draw,
-            PLAY: self._play,
-            SEND: self._send,
-            TRANSMIT: self._transmit,
-            AFTER_TRANSMIT: self._after_transmit,
-            AFTER_ARRIVE: self._after_arrive,
-            RECEIVE: self._receive,
-            WINDOW: self._waiting,
-            CHARACTER_PICK: self._waiting,
-            TURN_END: self._turn_end,
-            NEXT_TURN: self._next_turn,
-            GAME_OVER: self._waiting,
-        }
+    @property
+    def _handlers(self) -> dict[str, Callable[[], bool]]:
+        """Each node's handler bound to this game (engine/worlds.py runs one); the driver loop calls
+        the class's table (`_NODE_HANDLERS`), so that a game holds no reference to itself and is freed
+        as soon as it is dropped (a search drops thousands of copies)."""
+        return {node: handler.__get__(self) for node, handler in _NODE_HANDLERS.items()}
 
     # ----------------------------------------------------------------- creation
 
@@ -281,7 +277,7 @@ class Game:
 
     def others_in_game(self, seat: int) -> list[int]:
         seats = self.state.seats
-        return [x for x in _answer_orders(len(seats))[seat][:-1] if seats[x].alive and not seats[x].lost]
+        return [x for x in _others(len(seats))[seat] if seats[x].alive and not seats[x].lost]
 
     def colour_count(self, seat: int, colour: str) -> int:
         colours = self._colours
@@ -388,7 +384,7 @@ class Game:
         """Run the agenda's steps, then the current node, until a decision is needed."""
         s = self.state
         agenda = s.agenda
-        handlers = self._handlers
+        handlers = _NODE_HANDLERS
         while True:
             if self.prompts or self.over:
                 if not self.cast.tasked or not self._task_done_while_waiting():
@@ -396,7 +392,7 @@ class Game:
             elif agenda:
                 step = agenda.pop()
                 STEPS[step.kind](self, step)
-            elif handlers[s.node]():
+            elif handlers[s.node](self):
                 return
 
     def _task_done_while_waiting(self) -> bool:
@@ -828,7 +824,8 @@ class Game:
     def log(self, kind: str, secret: dict[str, object] | None = None, seen_by: Iterable[int] = (),
             **data: object) -> None:
         events = self.events
-        events.append(Event(len(events), kind, data, secret or _NO_SECRET, frozenset(seen_by) if seen_by else _NOBODY))
+        events.append(_new_event(Event, (len(events), kind, data, secret or _NO_SECRET,
+                                         frozenset(seen_by) if seen_by else _NOBODY)))
 
     def take_from_pile(self, n: int) -> list[int]:
         """Up to n cards from the top; the discard pile is reshuffled when the pile runs out."""
@@ -1088,6 +1085,23 @@ class Game:
 
 
 __all__ = ["Game", "Setup", "ChoiceError"]
+
+#: What the driver loop does at each node; True: it waits there on a decision.
+_NODE_HANDLERS: dict[str, Callable[[Game], bool]] = {
+    TURN_START: Game._turn_start,
+    DRAW: Game._draw,
+    PLAY: Game._play,
+    SEND: Game._send,
+    TRANSMIT: Game._transmit,
+    AFTER_TRANSMIT: Game._after_transmit,
+    AFTER_ARRIVE: Game._after_arrive,
+    RECEIVE: Game._receive,
+    WINDOW: Game._waiting,
+    CHARACTER_PICK: Game._waiting,
+    TURN_END: Game._turn_end,
+    NEXT_TURN: Game._next_turn,
+    GAME_OVER: Game._waiting,
+}
 
 
 STEPS.update({
