@@ -20,6 +20,11 @@ class Event(NamedTuple):
 
     def project(self, seat: int | None) -> dict[str, object]:
         out: dict[str, object] = {"seq": self.seq, "kind": self.kind, **self.data}
-        if self.secret and seat is not None and seat in self.seen_by:
+        if self.shows_secret(seat):
             out.update(self.secret)
         return out
+
+    def shows_secret(self, seat: int | None) -> bool:
+        """Whether `seat`'s projection carries the secret part (never when there is none): all
+        that `project` reads of the seat, so seats alike in this get equal projections."""
+        return bool(self.secret) and seat is not None and seat in self.seen_by
