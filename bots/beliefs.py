@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from functools import cache
 from itertools import permutations
 
@@ -74,22 +75,26 @@ class Beliefs:
         return self._posterior
 
     def prob(self, seat: int, identity: str) -> float:
-        return self.posterior()[seat].get(identity, 0.0)
+        posterior = self._posterior  # asked tens of thousands of times per search: no call when known
+        if posterior is None:
+            posterior = self.posterior()
+        return posterior[seat].get(identity, 0.0)
 
     def ally(self, seat: int) -> float:
         """P(seat wins when this seat's faction wins)."""
         if seat == self.seat:
             return 1.0
-        if self.identity not in COLOUR_OF:
+        identity = self.identity
+        if identity not in COLOUR_OF:
             return 0.0
-        return self.prob(seat, self.identity)
+        return self.prob(seat, identity)
 
     def enemy(self, seat: int) -> float:
         """P(seat belongs to the opposing faction)."""
-        if seat == self.seat or self.identity not in COLOUR_OF:
+        identity = self.identity
+        if seat == self.seat or identity not in COLOUR_OF:
             return 0.0
-        other = LATENT if self.identity == MILITARY else MILITARY
-        return self.prob(seat, other)
+        return self.prob(seat, LATENT if identity == MILITARY else MILITARY)
 
     def uncertainty(self, seat: int) -> float:
         return 1.0 - max(self.posterior()[seat].values())
@@ -129,10 +134,11 @@ class Beliefs:
             self._posterior = None
 
     def observe(self, events: list[dict]) -> None:
+        handlers = _HANDLERS
         for event in events:
-            handler = getattr(self, "_on_" + str(event.get("kind")), None)
+            handler = handlers.get(event.get("kind"))  # type: ignore[arg-type]
             if handler is not None:
-                handler(event)
+                handler(self, event)
 
     # ------------------------------------------------------------------ event handlers
 
@@ -373,6 +379,11 @@ class Beliefs:
         other.my_probe = self.my_probe
         other.rescued_by = self.rescued_by
         return other
+
+
+#: The handler of each event kind (`Beliefs.observe`), looked up once rather than per event.
+_HANDLERS: dict[str, Callable[[Beliefs, dict], None]] = {
+    name.removeprefix("_on_"): handler for name, handler in vars(Beliefs).items() if name.startswith("_on_")}
 
 
 class _Table:

@@ -61,6 +61,7 @@ class HardBot(NormalBot):
         self.events.extend(events)
 
     def decide(self, view: dict) -> str:
+        start = time.perf_counter()  # the budget counts from here: reading the log for worlds is part of it
         baseline = super().decide(view)
         options = view["prompt"]["options"]
         if len(options) < 2:
@@ -74,7 +75,7 @@ class HardBot(NormalBot):
             return baseline
         self._feed_shadows(view)
         self.searched += 1
-        choice = self._search(sampler, view, candidates, baseline)
+        choice = self._search(sampler, view, candidates, baseline, start)
         self.overruled += choice != baseline
         return choice
 
@@ -93,8 +94,8 @@ class HardBot(NormalBot):
             self.search_rng.shuffle(rest)
         return first + rest[:self.candidates - len(first)]
 
-    def _search(self, sampler: Sampler, view: dict, candidates: list[str], baseline: str) -> str:
-        deadline = None if self.budget is None else time.perf_counter() + self.budget
+    def _search(self, sampler: Sampler, view: dict, candidates: list[str], baseline: str, start: float) -> str:
+        deadline = None if self.budget is None else start + self.budget
         left = self.rollouts
         scores: dict[str, list[float]] = {c: [] for c in candidates}
         alive = list(candidates)

@@ -78,12 +78,15 @@ class SkillSense:
 
     def remember_faces(self, events: list[dict]) -> None:
         """Cards shown to this seat (drawn, taken, seen in a hand) by id, to price options naming them."""
+        faces = self.faces
         for e in events:
             for key in ("card", "cards"):
                 value = e.get(key)
-                for face in value if isinstance(value, list) else [value]:
+                if value is None:
+                    continue
+                for face in value if isinstance(value, list) else (value,):
                     if isinstance(face, dict) and "id" in face and "colour" in face:
-                        self.faces[int(face["id"])] = face
+                        faces[int(face["id"])] = face
 
     def face_of(self, card: object) -> dict | None:
         if card is None:

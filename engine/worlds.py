@@ -424,6 +424,9 @@ class LazyView(dict[str, object]):
     def items(self) -> dict_items[str, object]:
         return self.full().items()
 
+    def copy(self) -> dict[str, object]:
+        return self.full()
+
     def __eq__(self, other: object) -> bool:
         return self.full() == other
 

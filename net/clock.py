@@ -24,6 +24,9 @@ class TableClock:
         #: When the pause began (None: running), and who paused ("host").
         self.paused_since: float | None = None
         self.paused_by: str | None = None
+        #: Deadlines as the views show them, by the moment they stand for: `round` is slow, and
+        #: every flush shows each waiting seat's deadline.
+        self._shown: dict[float, float] = {}
 
     def clear(self) -> None:
         self.deadlines.clear()
@@ -46,7 +49,14 @@ class TableClock:
     def deadline(self, prompt_id: int) -> float:
         """When a prompt expires on the table clock of the views (0.0: no deadline, expired)."""
         deadline = self.deadlines.get(prompt_id) or self.answered.get(prompt_id)
-        return 0.0 if deadline is None else round(deadline - self.epoch, 3)
+        if deadline is None:
+            return 0.0
+        shown = self._shown.get(deadline)
+        if shown is None:
+            if len(self._shown) >= 256:
+                self._shown.clear()
+            shown = self._shown[deadline] = round(deadline - self.epoch, 3)
+        return shown
 
     def issue(self, prompt_id: int, seconds: float, cap: float | None, bot_wait: float) -> None:
         """A new prompt's deadline `seconds` from now (at most `cap` seconds, for a dropped seat),

@@ -15,12 +15,14 @@ What a flush costs (bench/net_bench.py, "server CPU per fan-out") is kept down t
   entry in it is the last flush's while what it shows stays the same (`engine.view.entry_facts`
   and the table facts annotated on it).
 - A seat's part is built again only when what it shows of the game changed (`own_facts`, its
-  prompt's deadline); otherwise the last one is laid next to the new public view
-  (`seat_part_again`), and the seat's patch is the public one (less its own entry's identity and
+  prompt's deadline); otherwise the last one stays, laid next to a new public view
+  (`seat_part_again`) only where a whole view or a diff of the part needs it, and the seat's patch is the public one (less its own entry's identity and
   character, which it sees as they are): the seats in that case, and spectators, with the same
   events are sent the very same bytes.
 - A patch body is spliced from changes and events packed once (msgpack items concatenate): the
-  bytes are those `P.encode(P.patch(...))` would give.
+  bytes are those `P.encode(P.patch(...))` would give. The public changes a seat whose part stayed
+  takes are joined once per kind of seat (`_SkipKey`), and the new events are projected and
+  packed once for all the seats that see the same secrets in them (`Event.shows_secret`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Any
 import msgpack
 
 from engine import Game, events_for
+from engine.events import Event
 from engine.view import (
     OWN_ENTRY_KEYS,
     SEAT_KEYS,
@@ -63,40 +66,50 @@ _EVENTS_KEY = _pack.pack("events")
 
 
 @dataclass(slots=True)
-class Held:
-    """The view a connection holds, as what it was built from: the public view and the seat's
-    part (with the part's facts and its prompt's deadline), and the clock it was sent (older than
-    the public view's when the connection was last sent nothing because only the clock moved)."""
-
-    public: dict[str, Any]
-    part: SeatPart
-    facts: tuple[object, ...] | None
-    deadline: float | None
-    clock: Any
-
-
-@dataclass(slots=True)
 class _Kept:
-    """A seat's part as last built or laid next to a public view, and what it was built from."""
+    """A seat's part as built from `facts` (its prompt with `deadline`), next to the public view
+    `public`; never changed once made. Next to a later public view the part is laid anew
+    (`laid`): its message, stack and own entry are the public view's where the seat sees no more."""
 
     facts: tuple[object, ...]
     deadline: float | None
-    public: dict[str, Any]
     part: SeatPart
+    public: dict[str, Any]
+
+    def laid(self, public: dict[str, Any]) -> SeatPart:
+        """The part next to `public`, a public view of a moment at which `facts` held."""
+        return self.part if public is self.public else seat_part_again(self.part, self.facts, public)
+
+
+@dataclass(slots=True)
+class Held:
+    """The view a connection holds, as what it was built from: the public view, the seat's part
+    (`_Kept`; None for a spectator) and the clock it was sent (older than the public view's when
+    the connection was last sent nothing because only the clock moved)."""
+
+    public: dict[str, Any]
+    kept: _Kept | None
+    clock: Any
+
+
+#: Which public changes a seat's patch leaves out: those of the message if the seat sees it (now
+#: or in the view it holds) as the public does not, the stack's likewise, and the changes in its
+#: own entry under the keys it sees otherwise (identity, character), or every change in its own
+#: entry when its part's entry is diffed instead; by the seat's index, -1 when there are none.
+#: None for a spectator, who is sent them all.
+_SkipKey = tuple[bool, bool, int, bool] | None
 
 
 class _Shared:
     """The changes from an earlier public view to this flush's, the clock apart; each packed once,
     and sorted by what a seat's patch may have to leave out of them (its own values instead)."""
 
-    __slots__ = ("changes", "packed", "joined", "seat_keys", "message", "stack", "entries", "own_entries",
-                 "whole_entries")
+    __slots__ = ("changes", "packed", "seat_keys", "message", "stack", "entries", "own_entries",
+                 "whole_entries", "_spliced")
 
     def __init__(self, changes: list[list[Any]]) -> None:
         self.changes = changes
         self.packed = [_pack.pack(change) for change in changes]
-        #: Every change: a spectator's patch, and a seat's whose own values did not change.
-        self.joined = b"".join(self.packed)
         #: Indexes of the changes under a seat key but the message and the stack (a spectator's
         #: own values: a seat has its own); under the message; under the stack.
         self.seat_keys: list[int] = []
@@ -107,6 +120,8 @@ class _Shared:
         self.entries: dict[int, list[int]] = {}
         self.own_entries: dict[int, list[int]] = {}
         self.whole_entries: set[int] = set()
+        #: Per `_SkipKey`: how many changes a patch takes, and those packed, joined.
+        self._spliced: dict[_SkipKey, tuple[int, bytes]] = {}
         for i, change in enumerate(changes):
             path = change[0]
             top = path[0]
@@ -123,44 +138,86 @@ class _Shared:
             elif top in SEAT_KEYS:
                 self.seat_keys.append(i)
 
+    def skip_key(self, seat: int, message: bool, stack: bool, whole_entry: bool) -> _SkipKey:
+        """The `_SkipKey` of `seat`'s patch: leaving out the message's changes, the stack's, and
+        those of its whole entry (else those under the keys it sees otherwise; `FanOut._patch`
+        makes this key itself for a kept part)."""
+        entry = (self.entries if whole_entry else self.own_entries).get(seat)
+        return message, stack, -1 if entry is None else seat, whole_entry
+
+    def skipped(self, key: _SkipKey) -> list[int]:
+        """The indexes of the changes a patch with `key` leaves out."""
+        if key is None:
+            return []
+        message, stack, seat, whole_entry = key
+        return [*self.seat_keys, *(self.message if message else ()), *(self.stack if stack else ()),
+                *(self.entries if whole_entry else self.own_entries).get(seat, ())]
+
+    def spliced(self, key: _SkipKey) -> tuple[int, bytes]:
+        """How many of these changes a patch with `key` takes, and those packed, joined: once per
+        key, for every seat alike."""
+        found = self._spliced.get(key)
+        if found is None:
+            left = set(self.skipped(key))
+            packed = self.packed if not left else [c for i, c in enumerate(self.packed) if i not in left]
+            found = self._spliced[key] = (len(packed), b"".join(packed))
+        return found
+
+
+#: A seat's events when there are none new, and those packed.
+_NO_EVENTS: tuple[list[dict[str, object]], bytes] = ([], _pack.pack([]))
+
 
 class _Flush:
     """One moment's public view, annotated, and its changes from each earlier public view that a
     connection holds, found once: as a rule the last flush's, which every connection shares.
-    Also the packed clock change and each distinct event list and frame body, packed once."""
+    Also the packed clock change, each prompt's deadline, each distinct projection of the new
+    events and each frame of a kept part, each built once."""
 
-    def __init__(self, public: dict[str, Any]) -> None:
+    def __init__(self, game: Game, public: dict[str, Any], deadlines: dict[int, float]) -> None:
+        self.game = game
         self.public = public
         self.clock = public["clock"]
+        self.length = len(game.events)
+        self.deadlines = deadlines
         self.packed_clock = _pack.pack([CLOCK, self.clock])
-        self._found: dict[int, tuple[dict[str, Any], _Shared | None]] = {}
-        self._events: list[tuple[list[dict[str, object]], bytes]] = []
-        #: Frames of kept parts: (id of the public view held, its clock, id of the events' bytes) -> frame.
-        self.frames: dict[tuple[int, Any, int], bytes] = {}
+        self.found: dict[int, tuple[dict[str, Any], _Shared | None]] = {}
+        self._events: dict[tuple[int, tuple[bool, ...]], tuple[list[dict[str, object]], bytes]] = {}
+        #: Per first event: the new events with a secret part (the others show every seat alike).
+        self._secret: dict[int, list[Event]] = {}
+        #: Frames of kept parts: (id of the changes, the skip key, clock moved, id of the events' bytes) -> frame.
+        self.frames: dict[tuple[int, _SkipKey, bool, int], bytes] = {}
 
     def shared_changes(self, old: dict[str, Any]) -> _Shared | None:
         """The changes from `old` to this public view but the clock's; None if a full view is
         the better frame."""
-        found = self._found.get(id(old))
+        found = self.found.get(id(old))
         if found is None:
-            changes = P.diff_view(old, self.public)
+            changes = P.diff_view(old, self.public, likely_differ=True)
             shared = None
             if changes is not None:
                 changes = [c for c in changes if c[0] != CLOCK]
                 # The seats replaced whole: no seat's own entry could stay.
                 if not any(len(c[0]) < 2 and c[0][0] == "seats" for c in changes):
                     shared = _Shared(changes)
-            found = self._found[id(old)] = (old, shared)  # `old` kept, so its id stays its own
+            found = self.found[id(old)] = (old, shared)  # `old` kept, so its id stays its own
         return found[1]
 
-    def packed_events(self, events: list[dict[str, object]]) -> bytes:
-        """The packed list of `events`, the same bytes object for every equal list."""
-        for known, packed in self._events:
-            if known == events:
-                return packed
-        packed = _pack.pack(events)
-        self._events.append((events, packed))
-        return packed
+    def events_for(self, seat: int | None, since: int) -> tuple[list[dict[str, object]], bytes]:
+        """`engine.events_for(game, seat, since)` and its packed bytes: built once for all the
+        seats whose projections of those events are alike (`Event.shows_secret`, all that a
+        projection reads of the seat), the same objects for each of them."""
+        if since >= self.length:
+            return _NO_EVENTS
+        secret = self._secret.get(since)
+        if secret is None:
+            secret = self._secret[since] = [e for e in self.game.events[since:] if e.secret]
+        key = (since, tuple([e.shows_secret(seat) for e in secret]))
+        found = self._events.get(key)
+        if found is None:
+            events = events_for(self.game, seat, since)
+            found = self._events[key] = (events, _pack.pack(events))
+        return found
 
 
 class FanOut:
@@ -223,15 +280,26 @@ class FanOut:
         """
         flush = self._flush or self._new_flush(game, timers)
         seat = session.seat
-        part, facts, deadline = self._seat_part(game, seat, flush.public)
-        events = events_for(game, seat, session.since)
-        session.since = len(game.events)
+        kept = None
+        if seat is not None:
+            facts = own_facts(game, seat)
+            prompt_id: Any = facts[5]
+            deadline = None if prompt_id is None else flush.deadlines.get(prompt_id)
+            if deadline is None and prompt_id is not None:
+                deadline = self.timing.deadline(prompt_id)
+            kept = self._parts.get(seat)
+            if kept is None or kept.deadline != deadline or kept.facts != facts:
+                kept = self._new_part(game, seat, flush, facts, deadline, kept)
+        since = session.since
+        events, packed_events = _NO_EVENTS if since >= flush.length else flush.events_for(seat, since)
+        session.since = flush.length
         held = session.base
         if held is not None and len(events) <= EVENTS_PER_FRAME:
-            spliced = self._patch(session, flush, held, part, facts, deadline, events)
+            spliced = self._patch(session, flush, held, kept, events, packed_events)
             if spliced is not None:
                 return spliced
-        session.base = Held(flush.public, part, facts, deadline, flush.clock)
+        session.base = Held(flush.public, kept, flush.clock)
+        part = seat_part(game, None, flush.public) if kept is None else kept.laid(flush.public)
         v = merge(flush.public, part)
         chunks = [events[i : i + EVENTS_PER_FRAME] for i in range(0, len(events), EVENTS_PER_FRAME)] or [[]]
         return [self.encode(session, P.update(v, chunk)) for chunk in chunks]
@@ -239,78 +307,110 @@ class FanOut:
     def snapshot(self, game: Game, timers: dict[str, float], seat: int | None) -> dict[str, Any]:
         """The whole view `seat` would be sent now, annotated (what a patched client view must
         equal), built afresh: nothing kept from earlier flushes."""
-        public = self._new_flush(game, timers, keep=False).public
-        return merge(public, self._seat_part(game, seat, public, keep=False)[0])
+        flush = self._new_flush(game, timers, keep=False)
+        part = seat_part(game, None, flush.public)
+        if seat is not None:
+            facts = own_facts(game, seat)
+            prompt_id: Any = facts[5]
+            deadline = None if prompt_id is None else self.timing.deadline(prompt_id)
+            part = self._new_part(game, seat, flush, facts, deadline, None, keep=False).part
+        return merge(flush.public, part)
 
-    def _patch(self, session: Session, flush: _Flush, held: Held, part: SeatPart, facts: tuple[object, ...] | None,
-               deadline: float | None, events: list[dict[str, object]]) -> list[bytes] | None:
+    def _patch(self, session: Session, flush: _Flush, held: Held, kept: _Kept | None,
+               events: list[dict[str, object]], packed_events: bytes) -> list[bytes] | None:
         """The `patch` from the view `held` to this one ([] when only the clock moved: then the
         connection keeps its clock and takes this view as its base); None when a full view is the
         better frame.
 
         A patch is the public changes, less those a seat sees otherwise than a spectator (its own
         values, its own entry's identity and character), plus the changes of those: none when its
-        part was built from the same facts as the part it holds."""
-        shared = flush.shared_changes(held.public)
+        part is the one it holds (`_Kept`, built once from the same facts and deadline), and then
+        the patch is spliced once per flush for every seat alike (`_Shared.spliced`)."""
+        found = flush.found.get(id(held.public))
+        shared = flush.shared_changes(held.public) if found is None else found[1]
         if shared is None:
             return None
-        seat = part.seat
         own: list[list[Any]] = []
-        skip: list[int] = []
-        if seat is not None:
-            old, known = held.part, held.facts
-            if known is None or facts is None or old.entry is None or part.entry is None:
+        key: _SkipKey = None
+        if kept is not None:
+            old = held.kept
+            if old is None:
                 return None
-            skip += shared.seat_keys
-            public_message, public_stack = facts[6] is None and known[6] is None, facts[7] is None and known[7] is None
-            if not public_message:
-                skip += shared.message
-            if not public_stack:
-                skip += shared.stack
-            if facts != known or deadline != held.deadline:
-                new = part.fields
-                if public_message or public_stack:  # those changed as the public view's did
-                    new = dict(new)
-                    if public_message:
-                        new["message"] = old.fields["message"]
-                    if public_stack:
-                        new["stack"] = old.fields["stack"]
-                fields = P.diff_view(old.fields, new)
-                if fields is None:
-                    return None
-                own = fields
-            if seat in shared.whole_entries or facts[2] != known[2] or facts[4] != known[4]:
-                entry = P.diff_view(old.entry, part.entry, ("seats", seat))
-                if entry is None:
-                    return None
-                own += entry
-                skip += shared.entries.get(seat, ())
+            seat = kept.part.seat
+            assert seat is not None
+            if old is kept and seat not in shared.whole_entries:
+                facts = kept.facts
+                key = (facts[6] is not None, facts[7] is not None, seat if seat in shared.own_entries else -1, False)
             else:
-                skip += shared.own_entries.get(seat, ())
+                diffed = self._own_changes(flush, held, old, kept, shared)
+                if diffed is None:
+                    return None
+                key, own = diffed
+        count, body = shared.spliced(key)
         clock_moved = held.clock != flush.clock
-        count = len(shared.changes) - len(skip) + len(own) + clock_moved
+        count += len(own) + clock_moved
         if count > P.MAX_PATCH_CHANGES:
             return None
+        held.public, held.kept = flush.public, kept
         if count == clock_moved and not events:
-            session.base = Held(flush.public, part, facts, deadline, held.clock)
-            return []
-        session.base = Held(flush.public, part, facts, deadline, flush.clock)
+            return []  # the connection keeps its clock
+        held.clock = flush.clock
         if session.conn.check_outbound:
-            left = set(skip)
+            left = set(shared.skipped(key))
             changes = [c for i, c in enumerate(shared.changes) if i not in left] + own
             if clock_moved:
                 changes.append([CLOCK, flush.clock])
             return [self.encode(session, P.patch(changes, events))]
-        packed_events = flush.packed_events(events)
-        if own or skip:
-            left = set(skip)
-            public = b"".join(c for i, c in enumerate(shared.packed) if i not in left) if skip else shared.joined
-            return [self._frame(count, b"".join((public, *map(_pack.pack, own))), clock_moved, flush, packed_events)]
-        key = (id(held.public), held.clock, id(packed_events))
-        frame = flush.frames.get(key)
+        if own:
+            return [self._frame(count, b"".join((body, *map(_pack.pack, own))), clock_moved, flush, packed_events)]
+        frame_key = (id(shared), key, clock_moved, id(packed_events))
+        frame = flush.frames.get(frame_key)
         if frame is None:
-            frame = flush.frames[key] = self._frame(count, shared.joined, clock_moved, flush, packed_events)
+            frame = flush.frames[frame_key] = self._frame(count, body, clock_moved, flush, packed_events)
         return [frame]
+
+    @staticmethod
+    def _own_changes(flush: _Flush, held: Held, old: _Kept, kept: _Kept, shared: _Shared,
+                     ) -> tuple[_SkipKey, list[list[Any]]] | None:
+        """For a seat whose part is not the one it holds (or whose own entry the public changes
+        replace whole): which public changes its patch leaves out, and its own part's changes, from
+        the part it holds next to the public view it holds to the new one next to this flush's;
+        None when a full view is the better frame. The message and stack, where the seat saw and
+        sees them as the public does, change as the public view's do."""
+        seat, facts, known = kept.part.seat, kept.facts, old.facts
+        assert seat is not None
+        public_message, public_stack = facts[6] is None and known[6] is None, facts[7] is None and known[7] is None
+        own: list[list[Any]] = []
+        if kept.part is not old.part:
+            before: dict[str, Any] = old.part.fields
+            after: dict[str, Any] = kept.part.fields
+            for name in SEAT_KEYS:
+                if name == "message":
+                    if public_message:
+                        continue
+                    was = held.public[name] if known[6] is None else before[name]
+                    now = flush.public[name] if facts[6] is None else after[name]
+                elif name == "stack":
+                    if public_stack:
+                        continue
+                    was = held.public[name] if known[7] is None else before[name]
+                    now = flush.public[name] if facts[7] is None else after[name]
+                else:
+                    was, now = before[name], after[name]
+                    if name == "prompt" and was is not now and (was is None or now is None or was["id"] != now["id"]):
+                        own.append([[name], now])  # another prompt: nothing of the last one to keep
+                        continue
+                if was is not now and not P.diff_value(was, now, [name], own):
+                    return None
+        whole_entry = seat in shared.whole_entries or facts[2] != known[2] or facts[4] != known[4]
+        if whole_entry:
+            was_entry, now_entry = old.laid(held.public).entry, kept.laid(flush.public).entry
+            assert was_entry is not None and now_entry is not None
+            entry = P.diff_view(was_entry, now_entry, ("seats", seat))
+            if entry is None:
+                return None
+            own += entry
+        return shared.skip_key(seat, not public_message, not public_stack, whole_entry), own
 
     def _frame(self, count: int, changes: bytes, clock_moved: bool, flush: _Flush, events: bytes) -> bytes:
         """A patch frame spliced from its packed parts (`count` changes, the clock's among them)."""
@@ -347,13 +447,15 @@ class FanOut:
                 entries.append(entry)
             public = public_view(game, entries)
         public["table"] = self.table
+        deadlines = {}
         for entry in public["waiting"]:
-            entry["deadline"] = self.timing.deadline(int(entry["prompt_id"]))
+            prompt_id = int(entry["prompt_id"])
+            entry["deadline"] = deadlines[prompt_id] = self.timing.deadline(prompt_id)
         public["timers"] = dict(timers)
         public["clock"] = self.timing.view_clock()
         public["paused"] = self.timing.paused_by
         public["fast_forward"] = self.standins.hurry(game, self.seats.slots, self.seats.sessions)
-        return _Flush(public)
+        return _Flush(game, public, deadlines)
 
     def _annotate_entry(self, entry: dict[str, Any]) -> None:
         slot = self.seats.slots[entry["index"]]
@@ -361,27 +463,17 @@ class FanOut:
         entry["bot"] = slot.bot is not None or slot.remote_bot
         entry["auto"] = slot.auto
 
-    def _seat_part(self, game: Game, seat: int | None, public: dict[str, Any], keep: bool = True,
-                   ) -> tuple[SeatPart, tuple[object, ...] | None, float | None]:
-        """`engine.view.seat_part`, annotated, with its facts and its prompt's deadline: the
-        seat's own entry is the public one, annotated, with the seat's own identity and character;
-        its prompt gains its deadline. With `keep`, the last part while its facts and deadline stay
-        the same, laid next to `public`."""
-        if seat is None:
-            return seat_part(game, None, public), None, None
-        facts = own_facts(game, seat)
-        prompt_id = facts[5]
-        deadline = None if prompt_id is None else self.timing.deadline(prompt_id)  # type: ignore[arg-type]
-        last = self._parts.get(seat) if keep else None
-        if last is not None and last.facts == facts and last.deadline == deadline:
-            if last.public is not public:
-                last.part = seat_part_again(last.part, facts, public)
-                last.public = public
-            return last.part, facts, deadline
-        part = seat_part(game, seat, public, facts, None if last is None else (last.facts, last.part))
+    def _new_part(self, game: Game, seat: int, flush: _Flush, facts: tuple[object, ...], deadline: float | None,
+                  last: _Kept | None, keep: bool = True) -> _Kept:
+        """`engine.view.seat_part` from `facts` (`own_facts`), annotated: the seat's own entry is
+        the public one, annotated, with the seat's own identity and character; its prompt gains
+        its `deadline`. With `keep`, it is the seat's part while its facts and deadline stay the
+        same (`frames_for`); `last`, the seat's earlier part, lends the objects of equal facts."""
+        part = seat_part(game, seat, flush.public, facts, None if last is None else (last.facts, last.part))
         prompt: Any = part.fields["prompt"]
         if prompt is not None:
             prompt["deadline"] = deadline
+        made = _Kept(facts, deadline, part, flush.public)
         if keep:
-            self._parts[seat] = _Kept(facts, deadline, public, part)
-        return part, facts, deadline
+            self._parts[seat] = made
+        return made

@@ -12,7 +12,7 @@ import msgpack
 import pytest
 
 from bots import make_bot
-from engine import Game, GameConfig, view
+from engine import Game, GameConfig, events_for, view
 from engine.view import SEAT_KEYS, merge, public_view, seat_part
 from net import protocol as P
 from net.client import Client, play_as_bot
@@ -145,6 +145,7 @@ def test_every_flush_patches_each_connection_to_exactly_its_snapshot(players: in
         patches = quiet = secret_passes = 0
         game = table.game
         assert game is not None
+        sent_events = 0
         for step in itertools.count():
             if step % 3:  # every third flush finds the clock where the last one left it
                 time[0] += 0.25
@@ -154,22 +155,27 @@ def test_every_flush_patches_each_connection_to_exactly_its_snapshot(players: in
             for seat, sink in sinks.items():
                 sent = len(sink.frames) > held[seat]
                 quiet += not sent
+                events: list[dict[str, Any]] = []
                 for frame in sink.frames:
                     body = frame[P.HEADER_SIZE:]
                     msg = P.validate_server_message(P.decode(body))
                     # A spliced patch is byte for byte what packing the message whole gives.
                     assert P.encode(msg, check=False) == body
+                    events += msg["events"]
                     if msg["type"] == "patch":
                         views[seat] = P.apply_patch(views[seat], msg["changes"])
                         patches += 1
                     else:
                         views[seat] = msg["view"]
+                # Each seat's events are its own projection (events shared between seats alike).
+                assert events == P.decode(P.encode({"e": events_for(game, seat, sent_events)}))["e"]
                 now = table.snapshot(seat)
                 if sent:
                     assert views[seat] == now
                 else:
                     assert views[seat]["clock"] < now["clock"] or views[seat] == now
                     assert {**views[seat], "clock": 0} == {**now, "clock": 0}
+            sent_events = len(game.events)
             if game.over:
                 return patches, quiet, secret_passes
             prompt = rng.choice(game.pending())

@@ -10,6 +10,7 @@ from test_server import LONG, join, started, until
 from bots import make_bot
 from net import protocol as P
 from net.client import play_as_bot
+from net.clock import TableClock
 from net.table import Table
 
 SHORT = {"play": 0.3, "send": 0.3, "response": 0.3, "receive": 0.3, "probe_discard": 0.3}
@@ -163,3 +164,26 @@ async def test_remote_bots_wait_out_a_pause_and_answer_after_it() -> None:
         for task in bots:
             task.cancel()
         await server.close()
+
+
+def test_a_shown_deadline_follows_every_shift_and_change_of_its_prompt() -> None:
+    """The clock keeps each deadline as shown (rounded once): a resume's shift, a dropped seat's
+    shorter deadline, an answered prompt's kept deadline and a cleared table all show anew."""
+    now = [100.0]
+    clock = TableClock(lambda: now[0])
+    shown: list[float] = []
+    for prompt_id in range(300):  # more prompts than the clock keeps shown at once
+        clock.issue(prompt_id, 20.0 + prompt_id / 1000, None, 1.0)
+        shown.append(clock.deadline(prompt_id))
+    assert shown == [round(20.0 + p / 1000, 3) for p in range(300)]
+    assert clock.deadline(1) == 20.001  # asked again, the same
+    clock.pause("host")
+    now[0] += 7.5
+    clock.resume()
+    assert [clock.deadline(p) for p in (0, 1, 299)] == [27.5, 27.501, 27.799]
+    clock.deadlines[1] = clock.epoch + 3.25  # the seat dropped: its deadline shrinks
+    assert clock.deadline(1) == 3.25
+    clock.answered[2] = clock.deadlines.pop(2)  # answered: shown until its window closes
+    assert clock.deadline(2) == 27.502
+    clock.clear()
+    assert clock.deadline(0) == 0.0

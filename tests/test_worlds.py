@@ -197,6 +197,7 @@ def test_a_play_outs_lazy_views_are_the_seats_views(config: GameConfig, seeds: r
                 return choice
             assert list(seat_view.full()) == list(whole) and seat_view.full() == whole
             assert seat_view == whole and dict(seat_view) == whole and len(seat_view) == len(whole)
+            assert seat_view.copy() == {**seat_view} == whole
             return choice
 
         W.play_out(game, decide)

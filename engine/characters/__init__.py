@@ -119,6 +119,8 @@ class Cast:
     ids: tuple[str | None, ...] = ()
     answering: dict[str, frozenset[int]] = field(default_factory=dict)  # event -> seats with a trigger on it
     tasked: tuple[int, ...] = ()  # seats whose secret task is judged whenever the engine waits
+    # (event, early) -> per seat, its own triggered skills of the event: filled by `fire` as events come.
+    owned: dict[tuple[str, bool | None], tuple[tuple[Triggered, ...], ...]] = field(default_factory=dict, compare=False)
 
 
 NO_CAST = Cast()
@@ -215,8 +217,8 @@ def usable(game: Game, seat: int, skill: Skill) -> bool:
 
 def has_skill(game: Game, seat: int, name: str) -> bool:
     c = character_of(game, seat)
-    if c is None:
-        return False
+    if c is None or name not in c.skill_names:
+        return False  # most asks (a rule checking for one skill) are of a character without it
     return any(s.name == name and usable(game, seat, s) for s in c.skills)
 
 
@@ -406,30 +408,42 @@ def fire(game: Game, event: str, ctx: dict[str, Any], early: bool | None = None)
     if not answering:
         return
     decoyable = _decoyable(event, early)
+    cast = game.cast
+    owned = cast.owned.get((event, early))
+    if owned is None:
+        owned = cast.owned[event, early] = _owned(cast.ids, event, early)
     seats = game.state.seats
-    characters = _REGISTRY.characters
     offers: list[tuple[bool, str, int, str]] = []
     for seat in game.order_from(game.state.current):
-        if seat not in answering:
+        player = seats[seat]
+        own = owned[seat]
+        hidden = not player.face_up
+        if not own and not (hidden and decoyable):
+            continue  # most seats: face-up, with no trigger of their own on the event
+        if seat not in answering or player.character is None or not answers(game, seat, event, ctx):
             continue
-        cid = seats[seat].character
-        if cid is None or not answers(game, seat, event, ctx):
-            continue
-        c = characters[cid]
-        hidden = not seats[seat].face_up
-        for skill in c.triggered_at.get(event, ()):
-            if usable(game, seat, skill) and (early is None or skill.early == early) \
-                    and not (hidden and skill in decoyable) and skill.when(game, seat, ctx):
+        for skill in own:
+            if usable(game, seat, skill) and not (hidden and skill in decoyable) and skill.when(game, seat, ctx):
                 offers.append((not skill.saves, "skill.offer", seat, skill.name))
-        if hidden and seats[seat].in_game:
+        if hidden and player.alive and not player.lost:
             for skill in decoyable:
                 if skill.when(game, seat, ctx):
-                    kind = "skill.offer" if skill in c.skills else "skill.decoy"
+                    kind = "skill.offer" if skill in own else "skill.decoy"
                     offers.append((not skill.saves, kind, seat, skill.name))
     if len(offers) > 1:
         offers.sort(key=lambda o: o[0])  # stable: 顺位 kept within each group
     for _, kind, seat, name in reversed(offers):
         game.push(kind, seat, skill=name, ctx=ctx)
+
+
+def _owned(ids: tuple[str | None, ...], event: str, early: bool | None) -> tuple[tuple[Triggered, ...], ...]:
+    """Per seat of a cast: its character's own triggered skills answering `event` (narrowed by
+    `early`, see `fire`), worked out once per cast (`Cast.owned`) so that `fire` skips the seats
+    without any."""
+    characters = _REGISTRY.characters
+    return tuple(() if cid is None else tuple(
+        skill for skill in characters[cid].triggered_at.get(event, ()) if early is None or skill.early == early)
+        for cid in ids)
 
 
 @cache
@@ -551,15 +565,19 @@ def task_seat(game: Game) -> int | None:
     if not tasked:
         return None
     n, current = len(seats), s.current
+    registry = _REGISTRY.characters
     found, distance = None, n
     for seat in tasked:
         player = seats[seat]
-        if player.identity == NEUTRAL and game.standing(seat) and (seat - current) % n < distance:
-            c = character_of(game, seat)
-            assert c is not None and c.task is not None
-            if c.task(game, seat, {}):
+        if player.identity == NEUTRAL and (seat - current) % n < distance and game.standing(seat):
+            task = registry[player.character].task  # type: ignore[index]  # a tasked seat has one
+            assert task is not None
+            if task(game, seat, _AFTER_A_STEP):
                 found, distance = seat, (seat - current) % n
     return found
+
+
+_AFTER_A_STEP: dict[str, Any] = {}  # the ctx of a task judged after a step: nothing (never written to)
 
 
 def death_task_winner(game: Game, victim: int) -> int | None:

@@ -15,12 +15,13 @@ if TYPE_CHECKING:
 
 
 def targets(game: Game, user: int, moment: str) -> list[Target] | None:
-    s = game.state
+    deck = game.deck
     found: list[Target] = []
-    for seat in game.in_game():
-        for card in s.seats[seat].messages:
-            if game.card(card).colour == BLACK:
-                found.append((seat, card))
+    for player in game.state.seats:  # every black message in front of a seat in the game
+        if player.messages and player.alive and not player.lost:
+            for card in player.messages:
+                if deck[card].colour == BLACK:
+                    found.append((player.index, card))
     return found
 
 
