@@ -117,7 +117,7 @@ async def test_a_remote_player_keeps_his_own_seats_replay_and_steps_through_it(t
         await pilot.press("home", "n")
         frame = replay["frames"][screen.shown_frame()]
         assert frame["prompt"] is not None and screen.step == frame["at"]
-        assert "your decision" in screen_text(app)
+        assert "you were to decide" in screen_text(app)
         assert isinstance(screen.query_one(HandPanel), HandPanel)
         assert screen.query_one(MessagePath) and screen.query_one(StackView)
 
