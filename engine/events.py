@@ -5,18 +5,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(slots=True)
-class Event:
-    """Never changed once logged; not frozen only because a frozen init costs three times as much
-    and the engine logs hundreds of events a game."""
+class Event(NamedTuple):
+    """Never changed once logged, hence a tuple: the engine logs hundreds of events a game, and
+    `Game.log` builds each with `tuple.__new__`, far cheaper than a dataclass's init."""
 
     seq: int
     kind: str
     data: dict[str, object]
-    secret: dict[str, object] = field(default_factory=dict)
+    secret: dict[str, object] = {}  # shared by the events without a secret; never written to
     seen_by: frozenset[int] = frozenset()
 
     def project(self, seat: int | None) -> dict[str, object]:

@@ -55,6 +55,7 @@ HAND_SIZE = 3
 DRAW_COUNT = 2
 _NOBODY: frozenset[int] = frozenset()
 _NO_SECRET: dict[str, object] = {}  # shared by every event without a secret part; never written to
+_new_event = tuple.__new__  # an Event from its fields without NamedTuple's Python-level __new__
 
 
 @cache
@@ -69,8 +70,17 @@ def _answer_orders(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))
 
 
+@cache
+def _others(n: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat of an n-seat table: every other seat, from his right round to his left."""
+    return tuple(order[:-1] for order in _answer_orders(n))
+
+
 _AFTER_WINDOW = {STEP_PLAY: PLAY, STEP_TRANSMIT: AFTER_TRANSMIT, STEP_ARRIVE: AFTER_ARRIVE,
                  STEP_TURN_START: DRAW, STEP_TURN_END: NEXT_TURN}
+#: Events logged only where nothing a secret task reads changes (the message moving on, a turn
+#: or a play phase beginning or ending, a lock, an item about to resolve: its effect logs its own).
+_TASK_QUIET = frozenset({"transmit", "arrived", "declined", "turn_start", "play_phase_ended", "locked", "resolved"})
 _PASS_ONLY = (P.PASS,)
 _PASS_ID = P.PASS.id
 
@@ -123,24 +133,13 @@ class Game:
             self._colours, self._faces = tuple(card.colour for card in deck), (None,) * len(deck)
         self._shown_cache: tuple[object, dict[str | None, tuple[bool, ...]]] = (None, {})
         self._tasks_unmet_at = -1  # the length of the log when no secret task was met (see below)
-        self._handlers = self._node_handlers()
 
-    def _node_handlers(self) -> dict[str, Callable[[], bool]]:
-        return {
-            TURN_START: self._turn_start,
-            DRAW: self._draw,
-            PLAY: self._play,
-            SEND: self._send,
-            TRANSMIT: self._transmit,
-            AFTER_TRANSMIT: self._after_transmit,
-            AFTER_ARRIVE: self._after_arrive,
-            RECEIVE: self._receive,
-            WINDOW: self._waiting,
-            CHARACTER_PICK: self._waiting,
-            TURN_END: self._turn_end,
-            NEXT_TURN: self._next_turn,
-            GAME_OVER: self._waiting,
-        }
+    @property
+    def _handlers(self) -> dict[str, Callable[[], bool]]:
+        """Each node's handler bound to this game (engine/worlds.py runs one); the driver loop calls
+        the class's table (`_NODE_HANDLERS`), so that a game holds no reference to itself and is freed
+        as soon as it is dropped (a search drops thousands of copies)."""
+        return {node: handler.__get__(self) for node, handler in _NODE_HANDLERS.items()}
 
     # ----------------------------------------------------------------- creation
 
@@ -278,7 +277,7 @@ class Game:
 
     def others_in_game(self, seat: int) -> list[int]:
         seats = self.state.seats
-        return [x for x in _answer_orders(len(seats))[seat][:-1] if seats[x].alive and not seats[x].lost]
+        return [x for x in _others(len(seats))[seat] if seats[x].alive and not seats[x].lost]
 
     def colour_count(self, seat: int, colour: str) -> int:
         colours = self._colours
@@ -385,7 +384,7 @@ class Game:
         """Run the agenda's steps, then the current node, until a decision is needed."""
         s = self.state
         agenda = s.agenda
-        handlers = self._handlers
+        handlers = _NODE_HANDLERS
         while True:
             if self.prompts or self.over:
                 if not self.cast.tasked or not self._task_done_while_waiting():
@@ -393,7 +392,7 @@ class Game:
             elif agenda:
                 step = agenda.pop()
                 STEPS[step.kind](self, step)
-            elif handlers[s.node]():
+            elif handlers[s.node](self):
                 return
 
     def _task_done_while_waiting(self) -> bool:
@@ -401,10 +400,16 @@ class Game:
         s = self.state
         if not self.cast.tasked or s.node == GAME_OVER or s.declaring is not None or s.dying:
             return False
-        # Every change a task reads (hands, messages, deaths) is logged: with no event since the
-        # last negative check, the answer is the same (windows open and close many times a turn).
-        logged = len(self.events)
-        if logged == self._tasks_unmet_at:
+        # Every change a task reads (hands, messages, identities, deaths) is logged, and never by an
+        # event of a `_TASK_QUIET` kind alone: with no other event since the last negative check, the
+        # answer is the same (windows open and close many times a turn).
+        events = self.events
+        logged = len(events)
+        unmet_at = self._tasks_unmet_at
+        while 0 <= unmet_at < logged and events[unmet_at].kind in _TASK_QUIET:
+            unmet_at += 1
+        if unmet_at == logged:
+            self._tasks_unmet_at = logged
             return False
         if not characters.check_tasks(self):
             self._tasks_unmet_at = logged
@@ -478,6 +483,7 @@ class Game:
         timing allows his own play phase as well (锁定, 试探…: CARDS.md timings, issue 11 item 7)."""
         options: list[Option] = []
         deck = self.deck
+        option = P.option
         targets_of: dict[str, list[Any] | None] = {}
         own_play_too = moment == STEP_PLAY and seat == self.state.current
         play_as = characters.play_as_functions(self, seat) if self.state.config.characters else None
@@ -486,13 +492,13 @@ class Game:
             if function not in targets_of:
                 targets_of[function] = self._targets(function, seat, moment, own_play_too)
             for target_seat, target_card in targets_of[function] or ():
-                options.append(P.option("play", card_id, target_seat, target_card))
+                options.append(option("play", card_id, target_seat, target_card))
             if play_as:
                 for as_function in characters.card_functions(self, seat, card_id, play_as):
                     if as_function not in targets_of:
                         targets_of[as_function] = self._targets(as_function, seat, moment, own_play_too)
                     for target_seat, target_card in targets_of[as_function] or ():
-                        options.append(P.option("play", card_id, target_seat, target_card, name=as_function))
+                        options.append(option("play", card_id, target_seat, target_card, name=as_function))
         return options
 
     def _targets(self, function: str, seat: int, moment: str, own_play_too: bool) -> list[Any] | None:
@@ -818,7 +824,8 @@ class Game:
     def log(self, kind: str, secret: dict[str, object] | None = None, seen_by: Iterable[int] = (),
             **data: object) -> None:
         events = self.events
-        events.append(Event(len(events), kind, data, secret or _NO_SECRET, frozenset(seen_by) if seen_by else _NOBODY))
+        events.append(_new_event(Event, (len(events), kind, data, secret or _NO_SECRET,
+                                         frozenset(seen_by) if seen_by else _NOBODY)))
 
     def take_from_pile(self, n: int) -> list[int]:
         """Up to n cards from the top; the discard pile is reshuffled when the pile runs out."""
@@ -1078,6 +1085,23 @@ class Game:
 
 
 __all__ = ["Game", "Setup", "ChoiceError"]
+
+#: What the driver loop does at each node; True: it waits there on a decision.
+_NODE_HANDLERS: dict[str, Callable[[Game], bool]] = {
+    TURN_START: Game._turn_start,
+    DRAW: Game._draw,
+    PLAY: Game._play,
+    SEND: Game._send,
+    TRANSMIT: Game._transmit,
+    AFTER_TRANSMIT: Game._after_transmit,
+    AFTER_ARRIVE: Game._after_arrive,
+    RECEIVE: Game._receive,
+    WINDOW: Game._waiting,
+    CHARACTER_PICK: Game._waiting,
+    TURN_END: Game._turn_end,
+    NEXT_TURN: Game._next_turn,
+    GAME_OVER: Game._waiting,
+}
 
 
 STEPS.update({

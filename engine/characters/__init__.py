@@ -565,15 +565,19 @@ def task_seat(game: Game) -> int | None:
     if not tasked:
         return None
     n, current = len(seats), s.current
+    registry = _REGISTRY.characters
     found, distance = None, n
     for seat in tasked:
         player = seats[seat]
-        if player.identity == NEUTRAL and game.standing(seat) and (seat - current) % n < distance:
-            c = character_of(game, seat)
-            assert c is not None and c.task is not None
-            if c.task(game, seat, {}):
+        if player.identity == NEUTRAL and (seat - current) % n < distance and game.standing(seat):
+            task = registry[player.character].task  # type: ignore[index]  # a tasked seat has one
+            assert task is not None
+            if task(game, seat, _AFTER_A_STEP):
                 found, distance = seat, (seat - current) % n
     return found
+
+
+_AFTER_A_STEP: dict[str, Any] = {}  # the ctx of a task judged after a step: nothing (never written to)
 
 
 def death_task_winner(game: Game, victim: int) -> int | None:

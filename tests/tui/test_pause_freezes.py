@@ -24,7 +24,7 @@ from net.table import Table
 
 from .screen_text import screen_text, widget_text
 from .test_play_characters import play_args
-from .waiting import wait_until
+from .waiting import settled, wait_until
 
 LONG = {"play": 60.0, "send": 60.0, "response": 60.0, "receive": 60.0, "probe_discard": 60.0}
 
@@ -121,7 +121,7 @@ async def test_the_character_pick_does_not_pause_a_solo_game_but_help_over_it_do
         server = local.table
         async with app.run_test(size=(100, 40)) as pilot:
             await wait_until(pilot, lambda: isinstance(app.screen, CharacterPickScreen) and app.state.prompt)
-            await pilot.pause(0.2)  # give a wrong pause the time to reach the server
+            await settled(pilot, app)  # a wrong pause would have reached the server by now
             assert not server.timing.paused
             await pilot.press("question_mark")
             await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen) and server.timing.paused)
