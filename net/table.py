@@ -77,8 +77,6 @@ OFFLINE_TIMEOUT = 5.0
 STANDIN_GRACE = 15.0
 #: Pause before an in-process bot answers, so people can follow the table.
 BOT_DELAY = 0.6
-#: The most the host may set the bots' pause to (`set_bot_delay`).
-MAX_BOT_DELAY = 10.0
 #: Decisions applied per loop step before yielding, so all-bot tables do not starve the others.
 MOVES_PER_STEP = 64
 
@@ -99,9 +97,10 @@ class OpError(Exception):
         self.message = message
 
 
-def _positive_seconds(value: Any, what: str) -> float:
-    if type(value) not in (int, float) or not 0 < value <= 3600:
-        raise OpError(P.BAD_MESSAGE, f"{what} must be a number of seconds in (0, 3600]")
+def _timer_seconds(value: Any, what: str) -> float:
+    least, most = P.TIMER_RANGE
+    if type(value) not in (int, float) or not least <= value <= most:
+        raise OpError(P.BAD_MESSAGE, f"{what} must be a number of seconds in [{least:g}, {most:g}]")
     return float(value)
 
 
@@ -362,7 +361,7 @@ class Table:
         game = self.game
         if game is not None and self.phase != LOBBY:
             if self.replay_frames is not None and not game.over:
-                self.replay_frames.take(game)
+                self.replay_frames.take(game, [slot.index for slot in self.slots if slot.auto])
             self.fanout.send(game, self.timers)
             return
         for session in list(self.sessions):
@@ -397,7 +396,7 @@ class Table:
                 "characters": self.characters,
                 "character_choices": self.character_choices,
                 "password": bool(self.password),
-                "timers": dict(self.timers),
+                "timers": self.all_timers(),
                 "bot_delay": self.bot_delay,
                 "spectators_muted": self.seats.spectators_muted,
                 "you": session.seat,
@@ -623,14 +622,23 @@ class Table:
         for kind, seconds in args.items():
             if kind not in TIMER_NAMES:
                 raise OpError(P.BAD_MESSAGE, f"no timer {kind!r}; timers are {', '.join(TIMER_NAMES)}")
-            timers[kind] = _positive_seconds(seconds, kind)
+            timers[kind] = _timer_seconds(seconds, kind)
         self.timers = timers
+
+    def timer(self, kind: str) -> float:
+        """The seconds a prompt of `kind` (or the turn windows, `turn_window`) gets now."""
+        return self.timers.get(kind, EXTRA_TIMERS.get(kind, DEFAULT_TIMERS["play"]))
+
+    def all_timers(self) -> dict[str, float]:
+        """Every timer the table has, set by the host or not: what the lobby shows and `d` sets."""
+        return {kind: self.timer(kind) for kind in TIMER_NAMES}
 
     def _op_set_bot_delay(self, args: dict[str, Any]) -> None:
         """How long an in-process bot waits before it answers (0: at once), from the next prompt."""
         seconds: Any = args.get("seconds")
-        if type(seconds) not in (int, float) or not 0 <= seconds <= MAX_BOT_DELAY:
-            raise OpError(P.BAD_MESSAGE, f"seconds must be a number in [0, {MAX_BOT_DELAY:g}]")
+        least, most = P.BOT_DELAY_RANGE
+        if type(seconds) not in (int, float) or not least <= seconds <= most:
+            raise OpError(P.BAD_MESSAGE, f"seconds must be a number in [{least:g}, {most:g}]")
         self.bot_delay = float(seconds)
 
     def _op_set_password(self, args: dict[str, Any]) -> None:
@@ -829,7 +837,7 @@ class Table:
                 kind = TURN_WINDOW if turn_window and prompt.kind == RESPONSE else prompt.kind
                 slot = self.slots[prompt.seat]
                 offline = slot.offline_since is not None and slot.bot is None
-                self.timing.issue(prompt.id, self.timers.get(kind, EXTRA_TIMERS.get(kind, 30.0)),
+                self.timing.issue(prompt.id, self.timer(kind),
                                   self.offline_timeout if offline else None,
                                   self.bot_delay * (TURN_WINDOW_BOT_SHARE if turn_window else 1.0))
         asked = range(w.first_prompt, w.first_prompt + len(w.eligible)) if w is not None else range(0)

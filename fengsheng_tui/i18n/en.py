@@ -118,6 +118,7 @@ UI = {
     'timers_hint': '{key_timers_prev} choose, {key_timers_less} less/more, {key_timers_close} closes',
     'timers_guest': 'Only the host can change the timers.',
     'bot_delay': 'Bots\' delay',
+    'timer_with_characters': ' (with characters)',
     'timers_less': 'less/more',
     'timers_more': 'more',
     'settings': 'Settings',
@@ -182,7 +183,9 @@ UI = {
     'key_bindings': 'Key bindings',
     'keys_file': 'Remap keys in {path}',
     'replay': 'Replay',
-    'replay_deciding': 'your decision: {kind}',
+    'replay_deciding': 'you were to decide: {kind}',
+    'turn_of': "{name}'s turn",
+    'replay_last': 'This step: ',
     'replay_no_decision': 'No more decisions of yours that way',
     'replay_hint': '{key_replay_start}/{key_replay_end} start/end, {key_replay_decision_prev} previous decision',
     'step': 'step {i}/{n}',
@@ -418,6 +421,7 @@ EVENTS = {
 
 #: The game's phases as the status line names them.
 PHASE = {
+    'deal': 'deal',
     'turn_start': 'turn start',
     'draw': 'draw',
     'play': 'play phase',

@@ -116,6 +116,7 @@ UI = {
     'timers_hint': '{key_timers_prev} 选择，{key_timers_less} 减少/增加，{key_timers_close} 关闭',
     'timers_guest': '只有房主能改计时。',
     'bot_delay': '机器人等待',
+    'timer_with_characters': '（有角色时）',
     'timers_less': '减少/增加',
     'timers_more': '增加',
     'settings': '设置',
@@ -180,7 +181,9 @@ UI = {
     'key_bindings': '按键',
     'keys_file': '按键可在 {path} 中修改',
     'replay': '录像',
-    'replay_deciding': '轮到你：{kind}',
+    'replay_deciding': '你当时要决定：{kind}',
+    'turn_of': '{name}的回合',
+    'replay_last': '这一步：',
     'replay_no_decision': '再没有你的决定了',
     'replay_hint': '{key_replay_start}/{key_replay_end} 开头/结尾，{key_replay_decision_prev} 上一个决定',
     'step': '第 {i}/{n} 步',
@@ -416,6 +419,7 @@ EVENTS = {
 
 #: The game's phases as the status line names them.
 PHASE = {
+    'deal': '发牌',
     'turn_start': '回合开始',
     'draw': '摸牌',
     'play': '出牌阶段',
