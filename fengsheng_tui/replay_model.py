@@ -97,6 +97,8 @@ PHASE_AFTER = {
     "received": "turn_end", "cannot_send": "turn_end", "message_discarded": "turn_end", "game_over": "game_over",
 }
 COLOURS = ("red", "blue", "black")
+#: Events after which the message shown by an older frame no longer travels.
+ARRIVED = frozenset({"received", "message_discarded", "cannot_send"})
 
 
 def view_at(replay: dict[str, Any], step: int, frame: int | None = None) -> dict[str, Any]:
@@ -113,6 +115,12 @@ def view_at(replay: dict[str, Any], step: int, frame: int | None = None) -> dict
         view.update({key: copy.deepcopy(shown.get(key)) for key in FRAME_KEYS})
         view["hand"] = view["hand"] or []
         view["stack"] = view["stack"] or []
+        later = {ev.get("kind") for ev in replay["events"][shown["at"]:step]}
+        if "turn_start" in later:  # a frame of an earlier turn: its message, stack and prompt are over
+            view.update(message=None, stack=[])
+            shown = {**shown, "prompt": None}
+        elif later & ARRIVED:
+            view["message"] = None  # taken in (or dropped) since the frame: no longer travelling
         seat = replay.get("seat")
         if isinstance(seat, int) and 0 <= seat < len(view["seats"]):
             view["seats"][seat]["hand_count"] = len(view["hand"])  # our own hand, as we saw it

@@ -128,9 +128,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"fengsheng host: {exc}", file=sys.stderr)
             return 1
         port = DEFAULT_PORT if args.port is None else args.port
-        # Alone in its process (no SSH guests' screens), the server keeps its collector pauses short.
+        # Alone in its process (no SSH guests' screens), the server keeps its collector pauses short;
+        # nobody in it reads a finished game's files, so they are written in a worker thread.
         server = GameServer(args.interface or "0.0.0.0", port,
-                            gc_freeze_every=GC_FREEZE_EVERY if args.ssh is None else None)
+                            gc_freeze_every=GC_FREEZE_EVERY if args.ssh is None else None, background_files=True)
         server.add_table(table)
         try:
             await server.start()

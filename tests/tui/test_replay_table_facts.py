@@ -96,3 +96,29 @@ async def replay_screens(replay: dict[str, Any], lang: str) -> list[str]:
             await wait_until(pilot, lambda shown=shown: (screen.step, screen.frame) != shown)
             seen.append(screen_text(app))
     return seen
+
+
+def test_a_frame_from_an_earlier_turn_shows_no_message_stack_or_decision_of_that_turn() -> None:
+    """A client takes a frame per update, and an update may carry a whole turn's events: a step
+    after a later turn's start must not show the last turn's travelling message, its stack, or
+    "you were to decide" for a prompt long closed (nor a message taken in since the frame)."""
+    from fengsheng_tui.replay_model import frame_index, view_at
+
+    game = play_until(3, lambda g: False)
+    frames = frames_of(game, 2)
+    sparse = [f for i, f in enumerate(frames) if i % 7 == 0]  # as if updates came in big batches
+    replay = {"seat": 2, "table": "t", "events": events_for(game, 2, 0), "final": view(game, 2), "frames": sparse}
+    events = replay["events"]
+    checked = 0
+    for step in range(1, len(events)):
+        index = frame_index(replay, step)
+        if index is None:
+            continue
+        later = {ev["kind"] for ev in events[sparse[index]["at"]:step]}
+        shown = view_at(replay, step)
+        if "turn_start" in later:
+            assert shown["message"] is None and shown["stack"] == [] and shown["deciding"] is None, step
+            checked += 1
+        elif later & {"received", "message_discarded", "cannot_send"}:
+            assert shown["message"] is None, step
+    assert checked > 5
