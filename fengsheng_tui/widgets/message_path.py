@@ -76,6 +76,10 @@ class MessagePath(FixedLines, Static):
     #: (what it was built from) -> (lines, rows) for the widths the ring asked about.
     _built: dict[object, tuple[list[Text], int]]
 
+    def natural(self, state: ClientState, words: Words, mono: bool) -> int:
+        """Cells of the route's longest line when nothing wraps."""
+        return max(line.cell_len for line in self.build(state, words, mono, 10_000)[0])
+
     def count(self, state: ClientState, words: Words, mono: bool, width: int) -> int:
         """Rows the route takes at `width` (the ring plans with it before choosing one)."""
         return self.build(state, words, mono, width)[1]

@@ -36,6 +36,10 @@ def placement(n: int, anchor: int) -> tuple[list[int], list[int], list[int]]:
     return order[:right], order[right:right + top], order[right + top:]
 
 
+#: The narrowest a side column gets to widen the middle for the route: a framed box whose lines
+#: still hold `red 0 blue 0 black 0` (20 cells) and a name with its countdown.
+SIDE_MIN = 26
+
 #: Seat places on the ring: at most four along the top and two on each side (nine seats).
 TOP_SLOTS = 4
 SIDE_SLOTS = 2
@@ -124,7 +128,8 @@ class Ring(Widget):
         stack = self.query_one(StackView)
         # The middle's width: two shares of four when there are sides; the route and stack's padding.
         width = self.size.width or self.app.size.width
-        column = width // 2 if self.on_left or self.on_right else width
+        side = self.side_width(width, path.natural(state, words, mono) if wide else 0)
+        column = width - 2 * side
         full, half = max(10, column - 2), max(10, column // 2 - 2)
         for seat in seats:
             index = seat.get("index")
@@ -177,6 +182,26 @@ class Ring(Widget):
             if mine.styles.margin.top != drop:
                 mine.styles.margin = (drop, 0, 0, 0)
 
+    def side_width(self, width: int, route: int) -> int:
+        """Columns of each side (none without side seats): a quarter of the ring, less where the
+        route (`route` cells on one line) needs the middle wider and the side seats can spare it,
+        down to SIDE_MIN (a box that still holds `red 0 blue 0 black 0` on a line)."""
+        if not (self.on_left or self.on_right):
+            side = 0
+        else:
+            side = width // 4
+            if route + 2 > width - 2 * side:
+                side = max(min(side, SIDE_MIN), (width - route - 2) // 2)
+        for column in self.query(".ring-side"):
+            wanted = Scalar.parse(f"{side}" if side != width // 4 else "1fr")
+            if column.styles.width != wanted:
+                column.styles.width = wanted
+        center = self.query_one(".ring-center")
+        wanted = Scalar.parse("2fr" if side in (0, width // 4) else "1fr")
+        if center.styles.width != wanted:
+            center.styles.width = wanted
+        return side
+
     def hint(self, index: int, width: int, column: int) -> int:
         """The unframed width a box will have once laid out (see ring.tcss), to count with before."""
         if index == self.bottom:
@@ -184,7 +209,7 @@ class Ring(Widget):
         elif index in self.on_top:
             outer = min(45, width // max(1, len(self.on_top)))
         else:
-            outer = width // 4
+            outer = (width - column) // 2
         return max(8, outer - 3)
 
     def side_rows(self, plan: Plan, side: list[int]) -> int:

@@ -18,7 +18,7 @@ from fengsheng_tui.i18n import UI, Words
 from fengsheng_tui.keys import SCREENS, bindings, check_keymap, describe, key_label
 from fengsheng_tui.widgets.hand import HandPanel
 from fengsheng_tui.widgets.message_path import MessagePath, route
-from fengsheng_tui.widgets.ring import Ring
+from fengsheng_tui.widgets.ring import SIDE_MIN, Ring
 
 from .screen_text import counts_forms, screen_text, widget_text
 from .states import ScriptedSession, update, welcome
@@ -85,13 +85,17 @@ async def test_the_side_boxes_at_120_columns_say_red_blue_black_in_words() -> No
             assert counts_forms(Words("en"), msg["view"]["seats"][index]["counts"])[1] in text, text
 
 
-@pytest.mark.parametrize("players", [5, 6, 7])
-async def test_the_route_uses_the_width_it_has(players: int) -> None:
-    """At 120×40 the route is drawn across the middle when it would wrap beside the stack."""
+@pytest.mark.parametrize(("players", "names"), [(5, ""), (6, ""), (7, ""), (6, "Bot 1{}")])
+async def test_the_route_uses_the_width_it_has(players: int, names: str) -> None:
+    """At 120×40 the route is drawn across the middle when it would wrap beside the stack, and the
+    side columns give the middle the cells a long route needs (`小明 (you) → Bot 1 → … → 小明 (you)`)."""
     game = travelling(players)
     msg = update(game, 0)
     m = msg["view"]["message"]
     assert m is not None
+    if names:
+        for seat in msg["view"]["seats"]:
+            seat["name"] = names.format(seat["index"]) if seat["index"] else "小明"
     app = app_for([welcome(0), msg])
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -99,11 +103,14 @@ async def test_the_route_uses_the_width_it_has(players: int) -> None:
         full = app.screen.query_one(".ring-center").region.width - 2
         # No more rows than the route takes across the whole middle: it wraps only where it must.
         assert path.lines == path.count(app.state, app.words, app.mono, full), path.lines
-        seats, words = msg["view"]["seats"], Words("en")
-        if players <= 6:  # short enough for one line across the middle: from the sender back to him
+        if path.natural(app.state, app.words, app.mono) <= 120 - 2 * SIDE_MIN - 2:
+            # It fits across the middle once the sides give up their spare cells: method and way,
+            # route, face, each on one line.
+            assert path.lines == 3, screen_text(app)
             rows = [row for row in screen_text(app).splitlines() if "→" in row or "⇒" in row]
-            names = [words.seat_name(seats, i, 0) for i in route(seats, m)]
-            assert any(all(name in row for name in names) for row in rows), rows
+            order = route(msg["view"]["seats"], m)
+            assert any(row.count("→") + row.count("⇒") == len(order) - 1 and not row.rstrip(" │┃").endswith("→")
+                       for row in rows), rows
 
 
 # ------------------------------------------------------------------ English spacing
