@@ -132,7 +132,7 @@ class TableLobbyScreen(FsScreen):
             kind = words("bot") if seat.get("bot") else words("host_seat") if seat.get("host") else ""
             level = seat.get("bot")
             if isinstance(level, str) and level != "normal":  # the usual level goes unsaid
-                kind += " (" + words("level_" + level) + ")"
+                kind += words("bracket_gap") + "(" + words("level_" + level) + ")"
             if seat.get("muted") is True:
                 kind = f"{kind} {words('muted')}".strip()
             ready = "✓ " + words("ready") if seat.get("ready") or seat.get("bot") else "· " + words("not_ready")

@@ -114,7 +114,7 @@ class Ring(Widget):
         to `most` rows (the log gives them up): a seat is never cut.
 
         `wide`: the screen has the columns for the stack beside the route; it goes there unless the
-        route would wrap there and not under it."""
+        route or the stack would wrap there and not under it."""
         view = state.view or {}
         seats = state.seats
         self.place(len(seats), state.seat)
@@ -149,7 +149,9 @@ class Ring(Widget):
         if wide:
             path_lines[True] = path.count(state, words, mono, half)
             stack_rows[True] = stack.need(state, words, mono, half)
-            arrangements = [True, False] if path_lines[True] <= path_lines[False] else [False, True]
+            # Beside only where neither wraps more there than under: else under, rows allowing.
+            wraps = path_lines[True] > path_lines[False] or stack_rows[True] > stack_rows[False]
+            arrangements = [False, True] if wraps else [True, False]
         plan = self.plan(room, arrangements, path_lines, stack_rows)
         if plan is None and most is not None and most > room:
             room = most
