@@ -119,7 +119,7 @@ class Sink:  # a seat's connection in this process: the frames are built and han
         return True
     def send(self, msg):
         return self.send_frame(P.encode_frame(msg))
-sinks, figures, late = [], {"choices": 0}, []
+sinks, figures, late, expired = [], {"choices": 0}, [], []
 import gc
 gc_pauses = []
 def gc_timer(phase, info, started=[0.0]):
@@ -129,9 +129,11 @@ def gc_timer(phase, info, started=[0.0]):
         gc_pauses.append((time.perf_counter() - started[0], info["generation"], info["collected"]))
 gc.callbacks.append(gc_timer)
 apply, bot_move = Table._apply, Table._bot_move
-def counted(self, *args):
+def counted(self, seat, prompt_id, option, how):
     figures["choices"] += 1
-    return apply(self, *args)
+    if how.startswith("timed out"):  # how late each deadline that ran out was applied
+        expired.append(self.clock() - self.deadlines[prompt_id])
+    return apply(self, seat, prompt_id, option, how)
 def timed(self, slot, prompt):  # how late each bot move (a timer like a deadline) was applied
     late.append(self.clock() - self._bot_at[prompt.id])
     return bot_move(self, slot, prompt)
@@ -157,7 +159,8 @@ def attach(table, seats):
         sinks.append(sink)
 async def main():
     loop = asyncio.get_running_loop()
-    server = GameServer("127.0.0.1", 0, max_connections=sampled + 16, gc_freeze_every=GC_FREEZE_EVERY)
+    server = GameServer("127.0.0.1", 0, max_connections=sampled + 16, gc_freeze_every=GC_FREEZE_EVERY,
+                        background_files=True)
     for n in range(tables):
         table = Table(f"t{n}", players=9, characters=True, bot_delay=delay, offline_timeout=human,
                       standin_grace=1e9, data_dir=data_dir, auto_start=n < sampled)
@@ -188,6 +191,7 @@ async def main():
     await loop.run_in_executor(None, sys.stdin.readline)  # the warm-up is over: count from here
     lags.clear()
     late.clear()
+    expired.clear()
     gc_pauses.clear()
     figures["choices"] = 0
     for sink in sinks:
@@ -198,11 +202,12 @@ async def main():
     probing.cancel()
     lags.sort()
     ts = server.tables.values()
-    print(json.dumps({"freezes": freezes, "gc": [len(gc_pauses), max(gc_pauses, default=(0, 0, 0)), sum(g[2] for g in gc_pauses),
+    print(json.dumps({"freezes": freezes, "gc_longest": sorted(gc_pauses)[-5:], "gc": [len(gc_pauses), max(gc_pauses, default=(0, 0, 0)), sum(g[2] for g in gc_pauses),
                              sum(1 for g in gc_pauses if g[1] == 2), len(gc.get_objects())], "loop_lag": [lags[len(lags) // 2], lags[len(lags) * 99 // 100], lags[-1]],
                       "late50": sorted(late)[len(late) // 2], "timeouts": sum(t.timeouts for t in ts), "max_lateness": max(t.max_lateness for t in ts),
                       "games": sum(t.games_finished for t in ts), "frames": sum(s.frames for s in sinks),
                       "bytes": sum(s.bytes for s in sinks), "bot_late": sorted(late)[-len(late) // 100 - 1:],
+                      "expired": sorted(expired),
                       **figures}), flush=True)
 asyncio.run(main())
 """
@@ -314,6 +319,13 @@ def collect(procs: list[subprocess.Popen[str]], timeout: float = 600.0) -> list[
             raise RuntimeError(f"a bench worker failed ({proc.returncode})")
         results.append(json.loads(out))
     return results
+
+
+def sched_stats(pid: int) -> tuple[float, float]:
+    """(seconds run, seconds spent runnable but waiting for a core) of a process's main thread:
+    how much the machine's other load held it back (/proc/PID/schedstat)."""
+    run, wait, _ = Path(f"/proc/{pid}/schedstat").read_text().split()
+    return int(run) / 1e9, int(wait) / 1e9
 
 
 def proc_stats(pid: int) -> tuple[float, int]:
@@ -799,10 +811,12 @@ def paced(tables: int, sampled: int, seconds: float, delay: float, human: float,
         server.stdin.flush()
         probe, _ = spawn(PROBE)
         cpu0, _ = proc_stats(server.pid)
+        run0, wait0 = sched_stats(server.pid)
         t0 = time.perf_counter()
         (result,) = collect([clients], timeout=seconds + 120)
         elapsed = time.perf_counter() - t0
         cpu1, peak = proc_stats(server.pid)
+        run1, wait1 = sched_stats(server.pid)
         summary = stop(server)
         idle = stop(probe)
     finally:
@@ -815,11 +829,18 @@ def paced(tables: int, sampled: int, seconds: float, delay: float, human: float,
     print(f"  server CPU {(cpu1 - cpu0) / elapsed * 100:.0f}% of one core over {elapsed:.0f} s; peak RSS "
           f"{peak / 2**20:.0f} MiB; deadlines run out {summary['timeouts']}, latest applied "
           f"{summary['max_lateness'] * 1e3:.0f} ms after it; bot moves p99 {summary['bot_late'][0] * 1e3:.0f} ms, latest {summary['bot_late'][-1] * 1e3:.0f} ms after due (median {summary['late50'] * 1e3:.1f} ms); the event loop's lag on a 10 ms sleep: median {summary['loop_lag'][0] * 1e3:.1f} ms, p99 {summary['loop_lag'][1] * 1e3:.1f} ms, max {summary['loop_lag'][2] * 1e3:.0f} ms")
+    expired = summary["expired"]
+    if expired:
+        print(f"  deadlines that ran out, applied after it: p50 {percentile(expired, 0.5) * 1e3:.1f} ms, p99 "
+              f"{percentile(expired, 0.99) * 1e3:.1f} ms, max {expired[-1] * 1e3:.0f} ms over {len(expired)}")
+    print(f"  the server's event loop waited for a core {(wait1 - wait0) / elapsed * 1e3:.0f} ms per second, "
+          f"{(wait1 - wait0) / max(run1 - run0, 1e-9) * 100:.0f}% of the time it ran (the machine's other load)")
     print(f"  meanwhile an idle process's 10 ms sleep overslept by p99 {idle['p99'] * 1e3:.1f} ms, max "
           f"{idle['max'] * 1e3:.0f} ms (what the machine's load alone does to a timer)")
     print(f"  freezes (ms): {[round(f * 1e3, 1) for f in summary['freezes']]}")
     print(f"  garbage collections {summary['gc'][0]} ({summary['gc'][3]} full), the longest {summary['gc'][1][0] * 1e3:.0f} ms "
-          f"(generation {summary['gc'][1][1]}); {summary['gc'][2]} objects found in cycles; {summary['gc'][4]} objects tracked")
+          f"(generation {summary['gc'][1][1]}); {summary['gc'][2]} objects found in cycles; {summary['gc'][4]} objects tracked; "
+          f"the 5 longest (ms, generation): {[(round(g[0] * 1e3, 1), g[1]) for g in summary['gc_longest']]}")
     if latencies:
         print(f"  {sampled} sampled TCP clients: choice -> seat updated median {statistics.median(latencies) * 1e3:.2f} ms, "
               f"p99 {percentile(latencies, 0.99) * 1e3:.2f} ms over {len(latencies)} choices")

@@ -284,7 +284,8 @@ def _character_facts(game: Game, index: int, seat: int | None) -> tuple[str | No
         return _NO_CHARACTER
     if not (p.face_up or p.revealed or index == seat):
         return ("", False, None)
-    return (p.character, p.face_up, characters.gender(game, index))
+    # The gender as `characters.gender` gives it, without looking the seat up twice more.
+    return (p.character, p.face_up, characters.character(p.character).gender if p.face_up else None)
 
 
 def _character_of(facts: tuple[str | None, bool, str | None]) -> dict[str, object] | None:

@@ -97,6 +97,8 @@ PHASE_AFTER = {
     "received": "turn_end", "cannot_send": "turn_end", "message_discarded": "turn_end", "game_over": "game_over",
 }
 COLOURS = ("red", "blue", "black")
+#: Events after which the message shown by an older frame no longer travels.
+ARRIVED = frozenset({"received", "message_discarded", "cannot_send"})
 
 
 def view_at(replay: dict[str, Any], step: int, frame: int | None = None) -> dict[str, Any]:
@@ -113,12 +115,21 @@ def view_at(replay: dict[str, Any], step: int, frame: int | None = None) -> dict
         view.update({key: copy.deepcopy(shown.get(key)) for key in FRAME_KEYS})
         view["hand"] = view["hand"] or []
         view["stack"] = view["stack"] or []
+        later = {ev.get("kind") for ev in replay["events"][shown["at"]:step]}
+        if "turn_start" in later:  # a frame of an earlier turn: its message, stack and prompt are over
+            view.update(message=None, stack=[])
+            shown = {**shown, "prompt": None}
+        elif later & ARRIVED:
+            view["message"] = None  # taken in (or dropped) since the frame: no longer travelling
         seat = replay.get("seat")
         if isinstance(seat, int) and 0 <= seat < len(view["seats"]):
             view["seats"][seat]["hand_count"] = len(view["hand"])  # our own hand, as we saw it
         prompt = shown.get("prompt")
         view["prompt"] = None
         view["deciding"] = dict(prompt) if isinstance(prompt, dict) else None
+        auto = shown.get("auto") or []
+        for entry in view["seats"]:
+            entry["auto"] = entry.get("index") in auto  # 托管 as it was then (frames keep it)
     elif index is None:
         view["hand"] = early_hand(replay, step, view)
     return view
@@ -141,8 +152,10 @@ def rebuild(replay: dict[str, Any], step: int) -> dict[str, Any]:
     events: list[dict[str, Any]] = replay["events"]
     view = copy.deepcopy(replay["final"])
     view.update(prompt=None, waiting=[], message=None, stack=[], window=None, over=False, winners=[],
-                declarer=None, win_reason=None, hand=[], turn=0, phase="turn_start",
-                # Table facts no event records (a pause, 托管, fast-forward, a drop) are not the end's.
+                # Before the first turn starts the seats are dealt: turn 1 is about to begin.
+                declarer=None, win_reason=None, hand=[], turn=1, phase="deal",
+                # Table facts no event records (a pause, 托管, fast-forward, a drop) are not the end's:
+                # 托管 comes from the frames (`view_at`), the others are not kept.
                 paused=None, fast_forward=False,
                 # Before the first turn the ▶ is on the first player of the deal, not the final view's.
                 current=next((ev.get("seat") for ev in events if ev.get("kind") in ("first_player", "turn_start")),
@@ -211,7 +224,7 @@ def follow(view: dict[str, Any], ev: dict[str, Any], placing: Placing) -> None:
     if kind in PHASE_AFTER:
         view["phase"] = PHASE_AFTER[kind]
     if kind == "turn_start":
-        view["turn"], view["current"] = ev.get("turn", 0), who
+        view["turn"], view["current"] = ev.get("turn", view["turn"]), who
     elif kind in ("dealt", "drew"):
         hand("seat", count)
         if kind == "drew" and who == view.get("current") and view["phase"] == "turn_start":

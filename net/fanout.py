@@ -140,7 +140,8 @@ class _Shared:
 
     def skip_key(self, seat: int, message: bool, stack: bool, whole_entry: bool) -> _SkipKey:
         """The `_SkipKey` of `seat`'s patch: leaving out the message's changes, the stack's, and
-        those of its whole entry (else those under the keys it sees otherwise)."""
+        those of its whole entry (else those under the keys it sees otherwise; `FanOut._patch`
+        makes this key itself for a kept part)."""
         entry = (self.entries if whole_entry else self.own_entries).get(seat)
         return message, stack, -1 if entry is None else seat, whole_entry
 
@@ -180,7 +181,7 @@ class _Flush:
         self.length = len(game.events)
         self.deadlines = deadlines
         self.packed_clock = _pack.pack([CLOCK, self.clock])
-        self._found: dict[int, tuple[dict[str, Any], _Shared | None]] = {}
+        self.found: dict[int, tuple[dict[str, Any], _Shared | None]] = {}
         self._events: dict[tuple[int, tuple[bool, ...]], tuple[list[dict[str, object]], bytes]] = {}
         #: Per first event: the new events with a secret part (the others show every seat alike).
         self._secret: dict[int, list[Event]] = {}
@@ -190,7 +191,7 @@ class _Flush:
     def shared_changes(self, old: dict[str, Any]) -> _Shared | None:
         """The changes from `old` to this public view but the clock's; None if a full view is
         the better frame."""
-        found = self._found.get(id(old))
+        found = self.found.get(id(old))
         if found is None:
             changes = P.diff_view(old, self.public, likely_differ=True)
             shared = None
@@ -199,7 +200,7 @@ class _Flush:
                 # The seats replaced whole: no seat's own entry could stay.
                 if not any(len(c[0]) < 2 and c[0][0] == "seats" for c in changes):
                     shared = _Shared(changes)
-            found = self._found[id(old)] = (old, shared)  # `old` kept, so its id stays its own
+            found = self.found[id(old)] = (old, shared)  # `old` kept, so its id stays its own
         return found[1]
 
     def events_for(self, seat: int | None, since: int) -> tuple[list[dict[str, object]], bytes]:
@@ -279,8 +280,18 @@ class FanOut:
         """
         flush = self._flush or self._new_flush(game, timers)
         seat = session.seat
-        kept = None if seat is None else self._seat_part(game, seat, flush)
-        events, packed_events = flush.events_for(seat, session.since)
+        kept = None
+        if seat is not None:
+            facts = own_facts(game, seat)
+            prompt_id: Any = facts[5]
+            deadline = None if prompt_id is None else flush.deadlines.get(prompt_id)
+            if deadline is None and prompt_id is not None:
+                deadline = self.timing.deadline(prompt_id)
+            kept = self._parts.get(seat)
+            if kept is None or kept.deadline != deadline or kept.facts != facts:
+                kept = self._new_part(game, seat, flush, facts, deadline, kept)
+        since = session.since
+        events, packed_events = _NO_EVENTS if since >= flush.length else flush.events_for(seat, since)
         session.since = flush.length
         held = session.base
         if held is not None and len(events) <= EVENTS_PER_FRAME:
@@ -297,7 +308,12 @@ class FanOut:
         """The whole view `seat` would be sent now, annotated (what a patched client view must
         equal), built afresh: nothing kept from earlier flushes."""
         flush = self._new_flush(game, timers, keep=False)
-        part = seat_part(game, None, flush.public) if seat is None else self._seat_part(game, seat, flush, keep=False).part
+        part = seat_part(game, None, flush.public)
+        if seat is not None:
+            facts = own_facts(game, seat)
+            prompt_id: Any = facts[5]
+            deadline = None if prompt_id is None else self.timing.deadline(prompt_id)
+            part = self._new_part(game, seat, flush, facts, deadline, None, keep=False).part
         return merge(flush.public, part)
 
     def _patch(self, session: Session, flush: _Flush, held: Held, kept: _Kept | None,
@@ -310,7 +326,8 @@ class FanOut:
         values, its own entry's identity and character), plus the changes of those: none when its
         part is the one it holds (`_Kept`, built once from the same facts and deadline), and then
         the patch is spliced once per flush for every seat alike (`_Shared.spliced`)."""
-        shared = flush.shared_changes(held.public)
+        found = flush.found.get(id(held.public))
+        shared = flush.shared_changes(held.public) if found is None else found[1]
         if shared is None:
             return None
         own: list[list[Any]] = []
@@ -323,7 +340,7 @@ class FanOut:
             assert seat is not None
             if old is kept and seat not in shared.whole_entries:
                 facts = kept.facts
-                key = shared.skip_key(seat, facts[6] is not None, facts[7] is not None, False)
+                key = (facts[6] is not None, facts[7] is not None, seat if seat in shared.own_entries else -1, False)
             else:
                 diffed = self._own_changes(flush, held, old, kept, shared)
                 if diffed is None:
@@ -365,7 +382,8 @@ class FanOut:
         public_message, public_stack = facts[6] is None and known[6] is None, facts[7] is None and known[7] is None
         own: list[list[Any]] = []
         if kept.part is not old.part:
-            before, after = old.part.fields, kept.part.fields
+            before: dict[str, Any] = old.part.fields
+            after: dict[str, Any] = kept.part.fields
             for name in SEAT_KEYS:
                 if name == "message":
                     if public_message:
@@ -379,6 +397,9 @@ class FanOut:
                     now = flush.public[name] if facts[7] is None else after[name]
                 else:
                     was, now = before[name], after[name]
+                    if name == "prompt" and was is not now and (was is None or now is None or was["id"] != now["id"]):
+                        own.append([[name], now])  # another prompt: nothing of the last one to keep
+                        continue
                 if was is not now and not P.diff_value(was, now, [name], own):
                     return None
         whole_entry = seat in shared.whole_entries or facts[2] != known[2] or facts[4] != known[4]
@@ -442,21 +463,12 @@ class FanOut:
         entry["bot"] = slot.bot is not None or slot.remote_bot
         entry["auto"] = slot.auto
 
-    def _seat_part(self, game: Game, seat: int, flush: _Flush, keep: bool = True) -> _Kept:
-        """`engine.view.seat_part`, annotated, with its facts and its prompt's deadline: the
-        seat's own entry is the public one, annotated, with the seat's own identity and character;
-        its prompt gains its deadline. With `keep`, the last part while its facts and deadline stay
-        the same (laid next to the flush's public view where it is needed)."""
-        facts = own_facts(game, seat)
-        prompt_id: Any = facts[5]
-        deadline = None
-        if prompt_id is not None:
-            deadline = flush.deadlines.get(prompt_id)
-            if deadline is None:
-                deadline = self.timing.deadline(prompt_id)
-        last = self._parts.get(seat) if keep else None
-        if last is not None and last.deadline == deadline and last.facts == facts:
-            return last
+    def _new_part(self, game: Game, seat: int, flush: _Flush, facts: tuple[object, ...], deadline: float | None,
+                  last: _Kept | None, keep: bool = True) -> _Kept:
+        """`engine.view.seat_part` from `facts` (`own_facts`), annotated: the seat's own entry is
+        the public one, annotated, with the seat's own identity and character; its prompt gains
+        its `deadline`. With `keep`, it is the seat's part while its facts and deadline stay the
+        same (`frames_for`); `last`, the seat's earlier part, lends the objects of equal facts."""
         part = seat_part(game, seat, flush.public, facts, None if last is None else (last.facts, last.part))
         prompt: Any = part.fields["prompt"]
         if prompt is not None:

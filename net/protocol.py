@@ -90,6 +90,12 @@ ERROR_CODES = frozenset(
     }
 )
 
+#: Seconds the host may give a decision's timer (`set_timers`, `fengsheng host --timer`) and the
+#: bots' delay (`set_bot_delay`), inclusive: the server refuses anything else, and the lobby's
+#: timers screen steps within them.
+TIMER_RANGE = (1.0, 3600.0)
+BOT_DELAY_RANGE = (0.0, 10.0)
+
 #: Host operator commands carried by ``op``; their ``args`` are checked by the server.
 OP_COMMANDS = frozenset(
     {

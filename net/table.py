@@ -16,6 +16,7 @@ calls one way), from `engine.view` and `engine.view.events_for` only, plus publi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -76,8 +77,6 @@ OFFLINE_TIMEOUT = 5.0
 STANDIN_GRACE = 15.0
 #: Pause before an in-process bot answers, so people can follow the table.
 BOT_DELAY = 0.6
-#: The most the host may set the bots' pause to (`set_bot_delay`).
-MAX_BOT_DELAY = 10.0
 #: Decisions applied per loop step before yielding, so all-bot tables do not starve the others.
 MOVES_PER_STEP = 64
 
@@ -98,9 +97,10 @@ class OpError(Exception):
         self.message = message
 
 
-def _positive_seconds(value: Any, what: str) -> float:
-    if type(value) not in (int, float) or not 0 < value <= 3600:
-        raise OpError(P.BAD_MESSAGE, f"{what} must be a number of seconds in (0, 3600]")
+def _timer_seconds(value: Any, what: str) -> float:
+    least, most = P.TIMER_RANGE
+    if type(value) not in (int, float) or not least <= value <= most:
+        raise OpError(P.BAD_MESSAGE, f"{what} must be a number of seconds in [{least:g}, {most:g}]")
     return float(value)
 
 
@@ -176,6 +176,13 @@ class Table:
         self.games_finished = 0
         #: The game's frames to every connection present (`net.fanout`).
         self.fanout = FanOut(name, self.seats, self.timing, self.standins)
+        #: Write a finished game's files (the journal's fsync, the record, every seat's replay) in a
+        #: worker thread, not on the event loop: measured 60-85 ms a game (13 fsyncs), which every
+        #: other table's deadlines waited out. Only where nobody in the process looks for them as
+        #: the game ends (`GameServer(background_files=True)`, a headless `fengsheng host`): the
+        #: screen of `fengsheng play` shows its replay's path then.
+        self.files_in_background = False
+        self._writing: set[asyncio.Future[None]] = set()
 
     @property
     def frame_sizes(self) -> list[int] | None:
@@ -225,6 +232,8 @@ class Table:
             self._task = None
         if self.journal is not None:
             self.journal.close()
+        if self._writing:  # a finished game's files, still being written
+            await asyncio.gather(*self._writing, return_exceptions=True)
 
     def post(self, item: tuple[Any, ...]) -> None:
         """The only way into the table from outside its task.
@@ -352,7 +361,7 @@ class Table:
         game = self.game
         if game is not None and self.phase != LOBBY:
             if self.replay_frames is not None and not game.over:
-                self.replay_frames.take(game)
+                self.replay_frames.take(game, [slot.index for slot in self.slots if slot.auto])
             self.fanout.send(game, self.timers)
             return
         for session in list(self.sessions):
@@ -387,7 +396,7 @@ class Table:
                 "characters": self.characters,
                 "character_choices": self.character_choices,
                 "password": bool(self.password),
-                "timers": dict(self.timers),
+                "timers": self.all_timers(),
                 "bot_delay": self.bot_delay,
                 "spectators_muted": self.seats.spectators_muted,
                 "you": session.seat,
@@ -613,14 +622,23 @@ class Table:
         for kind, seconds in args.items():
             if kind not in TIMER_NAMES:
                 raise OpError(P.BAD_MESSAGE, f"no timer {kind!r}; timers are {', '.join(TIMER_NAMES)}")
-            timers[kind] = _positive_seconds(seconds, kind)
+            timers[kind] = _timer_seconds(seconds, kind)
         self.timers = timers
+
+    def timer(self, kind: str) -> float:
+        """The seconds a prompt of `kind` (or the turn windows, `turn_window`) gets now."""
+        return self.timers.get(kind, EXTRA_TIMERS.get(kind, DEFAULT_TIMERS["play"]))
+
+    def all_timers(self) -> dict[str, float]:
+        """Every timer the table has, set by the host or not: what the lobby shows and `d` sets."""
+        return {kind: self.timer(kind) for kind in TIMER_NAMES}
 
     def _op_set_bot_delay(self, args: dict[str, Any]) -> None:
         """How long an in-process bot waits before it answers (0: at once), from the next prompt."""
         seconds: Any = args.get("seconds")
-        if type(seconds) not in (int, float) or not 0 <= seconds <= MAX_BOT_DELAY:
-            raise OpError(P.BAD_MESSAGE, f"seconds must be a number in [0, {MAX_BOT_DELAY:g}]")
+        least, most = P.BOT_DELAY_RANGE
+        if type(seconds) not in (int, float) or not least <= seconds <= most:
+            raise OpError(P.BAD_MESSAGE, f"seconds must be a number in [{least:g}, {most:g}]")
         self.bot_delay = float(seconds)
 
     def _op_set_password(self, args: dict[str, Any]) -> None:
@@ -819,7 +837,7 @@ class Table:
                 kind = TURN_WINDOW if turn_window and prompt.kind == RESPONSE else prompt.kind
                 slot = self.slots[prompt.seat]
                 offline = slot.offline_since is not None and slot.bot is None
-                self.timing.issue(prompt.id, self.timers.get(kind, EXTRA_TIMERS.get(kind, 30.0)),
+                self.timing.issue(prompt.id, self.timer(kind),
                                   self.offline_timeout if offline else None,
                                   self.bot_delay * (TURN_WINDOW_BOT_SHARE if turn_window else 1.0))
         asked = range(w.first_prompt, w.first_prompt + len(w.eligible)) if w is not None else range(0)
@@ -945,17 +963,38 @@ class Table:
         self.games_finished += 1
         s = game.state
         log.info("%s: game over: winners %s (%s)", self.name, list(s.winners), s.win_reason)
-        if self.journal is None:
+        journal = self.journal
+        if journal is None:
             return
-        self.journal.append({"t": "end", "winners": list(s.winners), "reason": s.win_reason}, sync=True)
-        self.journal.close()
-        path = self.journal.path
         self.journal = None
+        journal.append({"t": "end", "winners": list(s.winners), "reason": s.win_reason})
+        journal.flush()  # to the OS before anyone is told, as every record (the fsync follows)
+        frames, self.replay_frames = self.replay_frames, None
+        seats = len(self.slots)
+        if self.files_in_background:
+            with contextlib.suppress(RuntimeError):  # no loop: written here and now
+                writing = asyncio.get_running_loop().run_in_executor(
+                    None, self._write_files, journal, game, frames, seats)
+                self._writing.add(writing)
+                writing.add_done_callback(self._written)
+                return
+        self._write_files(journal, game, frames, seats)
+
+    def _written(self, writing: asyncio.Future[None]) -> None:
+        self._writing.discard(writing)
+        if not writing.cancelled() and writing.exception() is not None:
+            log.error("%s: could not write a finished game's files", self.name, exc_info=writing.exception())
+
+    def _write_files(self, journal: Journal, game: Game, frames: FrameLog | None, seats: int) -> None:
+        """The journal closed (fsynced), the game's record and each seat's (and the public) replay.
+        Reads only the finished game, which nothing changes any more: safe in a worker thread."""
+        journal.close()
+        path = journal.path
+        s = game.state
         write_private(path.with_suffix(".record"), pack_record(game.record()))
         public = {"players": s.config.players, "identities": s.config.identities, "deck": s.config.deck,
                   "characters": s.config.characters}
-        frames, self.replay_frames = self.replay_frames, None
-        for seat in [*range(len(self.slots)), None]:
+        for seat in [*range(seats), None]:
             label = "public" if seat is None else f"seat{seat}"
             write_replay(
                 path.with_suffix(f".{label}{REPLAY_SUFFIX}"),

@@ -14,14 +14,19 @@ import stat
 import struct
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import pytest
 
 from bots import make_bot
+from engine import Game, view
+from net import protocol as P
 from net.client import Client, play_as_bot
-from net.journal import MAGIC, JournalDamaged, JournalError, read_journal
+from net.journal import MAGIC, JournalDamaged, JournalError, read_journal, read_replay
+from net.records import unpack_record
 from net.server import GameServer
 from net.table import Table
 
@@ -29,12 +34,12 @@ PASSWORD = "hunter2-secret-pw"
 LONG = {"play": 60.0, "send": 60.0, "response": 60.0, "receive": 60.0, "probe_discard": 60.0}
 
 
-async def finished_game(data_dir: Path, seed: int = 21) -> tuple[Table, Path, list[str]]:
+async def finished_game(data_dir: Path, seed: int = 21, background_files: bool = False) -> tuple[Table, Path, list[str]]:
     """A whole game at a password table (one client, three bots); the journal and the secrets."""
     table = Table("t", players=4, bot_delay=0, data_dir=data_dir, auto_start=True, seed=seed, password=PASSWORD)
     for _ in range(3):
         table.add_bot()
-    server = GameServer("127.0.0.1", 0)
+    server = GameServer("127.0.0.1", 0, background_files=background_files)
     server.add_table(table)
     await server.start()
     try:
@@ -174,6 +179,32 @@ async def test_journals_records_and_replays_are_owner_only_in_owner_only_folders
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path.name
     for folder in (data_dir, data_dir.parent):
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
+
+
+async def test_a_headless_host_writes_a_finished_games_files_off_the_event_loop(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """With `background_files` the journal's close, the record and every replay are written in a
+    worker thread (the loop goes on with the other tables), and are all there, whole, once the
+    server has closed: the record replays to the final state, each replay ends on its seat's view."""
+    threads: list[threading.Thread] = []
+    write_files = Table._write_files
+
+    def noted(self: Table, *args: Any) -> None:
+        threads.append(threading.current_thread())
+        write_files(self, *args)
+
+    monkeypatch.setattr(Table, "_write_files", noted)
+    table, journal, _ = await finished_game(tmp_path, background_files=True)
+    assert threads and all(t is not threading.main_thread() for t in threads)
+    game = table.game
+    assert game is not None and game.over
+    assert Game.replay(unpack_record(journal.with_suffix(".record").read_bytes())).state_hash() == game.state_hash()
+    for seat in [0, 1, 2, 3, None]:
+        label = "public" if seat is None else f"seat{seat}"
+        replay = read_replay(journal.with_suffix(f".{label}.replay"))
+        assert replay["final"] == P.decode(P.encode(view(game, seat)))
+    contents = read_journal(journal)
+    assert contents.end is not None and contents.damage is None
 
 
 async def test_replays_and_records_hold_no_token_and_no_password(tmp_path: Path) -> None:

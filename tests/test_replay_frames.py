@@ -4,14 +4,18 @@ seat's frames are exactly views it was sent, never another seat's."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from test_journal_integrity import finished_game
 
 from engine import Game, GameConfig, view
 from fengsheng_tui.replay_model import load_replay
+from net.client import Client
 from net.records import unpack_record
 from net.replays import frame_of
+from net.server import GameServer
+from net.table import Table
 
 
 async def test_each_seats_replay_holds_the_frames_that_seat_saw(tmp_path: Path) -> None:
@@ -41,3 +45,38 @@ async def test_each_seats_replay_holds_the_frames_that_seat_saw(tmp_path: Path) 
             assert frame in possible[seat]  # a view of this seat's, at that moment
     # The client's seat was sent its prompts (a bot answers its own before the frames go out).
     assert prompted
+
+
+async def test_a_server_replay_keeps_when_a_seat_was_on_auto_play(tmp_path: Path) -> None:
+    """No event records 托管: the frames do, so a replay shows it at the steps where it applied."""
+    table = Table("t", players=4, bot_delay=0, data_dir=tmp_path, auto_start=True, seed=21,
+                  timers=dict.fromkeys(("play", "send", "response", "receive", "probe_discard"), 60.0))
+    for _ in range(3):
+        table.add_bot()
+    server = GameServer("127.0.0.1", 0)
+    server.add_table(table)
+    await server.start()
+    try:
+        me = Client()
+        await me.connect("127.0.0.1", server.port, "me")
+        seat = me.seat
+        async with asyncio.timeout(30):
+            while True:  # our first prompt, then 托管 for the rest of the game
+                msg = await me.recv()
+                assert msg is not None
+                if msg["type"] == "update" and msg["view"]["prompt"] is not None:
+                    break
+            at = len(table.game.events) if table.game is not None else 0
+            await me.auto(True)
+            while not (table.game is not None and table.game.over):
+                await asyncio.sleep(0.05)
+        await me.close()
+    finally:
+        await server.close()
+    (journal,) = tmp_path.glob("*.journal")
+    for label in (f"seat{seat}", "public", f"seat{(seat + 1) % 4}"):  # everyone saw the seat marked
+        frames = load_replay(journal.with_suffix(f".{label}.replay"))["frames"]
+        before = [f for f in frames if f["at"] <= at]
+        after = [f for f in frames if f["at"] > at]
+        assert before and after, label
+        assert not any(f["auto"] for f in before) and all(f["auto"] == [seat] for f in after), label

@@ -67,7 +67,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(the whole file is first copied aside)")
     parser.add_argument("--start", action="store_true", help="start as soon as every seat is taken")
     parser.add_argument("--timer", action="append", default=[], metavar="KIND=S",
-                        help="seconds for one kind of decision (play, send, response, receive, probe_discard)")
+                        help="seconds (1 to 3600) for one kind of decision (play, send, response, receive, "
+                             "probe_discard, character_pick, skill, turn_window)")
     parser.add_argument("--bot-delay", type=options.seconds, default=None, metavar="S", help="pause before a bot answers")
     parser.add_argument("--web", type=options.port, default=None, metavar="PORT",
                         help="also serve the game to browsers on PORT: each tab is a guest (see README)")
@@ -127,9 +128,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"fengsheng host: {exc}", file=sys.stderr)
             return 1
         port = DEFAULT_PORT if args.port is None else args.port
-        # Alone in its process (no SSH guests' screens), the server keeps its collector pauses short.
+        # Alone in its process (no SSH guests' screens), the server keeps its collector pauses short;
+        # nobody in it reads a finished game's files, so they are written in a worker thread.
         server = GameServer(args.interface or "0.0.0.0", port,
-                            gc_freeze_every=GC_FREEZE_EVERY if args.ssh is None else None)
+                            gc_freeze_every=GC_FREEZE_EVERY if args.ssh is None else None, background_files=True)
         server.add_table(table)
         try:
             await server.start()
@@ -195,19 +197,22 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _parse_timers(specs: list[str]) -> dict[str, float]:
-    from engine.prompts import KINDS
+    """`KIND=S` for every timer the host may also set in the lobby, within the same bounds."""
+    from net.protocol import TIMER_RANGE
+    from net.table import TIMER_NAMES
 
+    least, most = TIMER_RANGE
     timers = {}
     for spec in specs:
         kind, _, seconds = spec.partition("=")
-        if kind not in KINDS:
-            raise ValueError(f"--timer {spec!r}: kind must be one of {', '.join(KINDS)}")
+        if kind not in TIMER_NAMES:
+            raise ValueError(f"--timer {spec!r}: kind must be one of {', '.join(TIMER_NAMES)}")
         try:
             value = float(seconds)
         except ValueError:
             raise ValueError(f"--timer {spec!r}: seconds must be a number") from None
-        if not 0 < value <= 3600:
-            raise ValueError(f"--timer {spec!r}: seconds must be in (0, 3600]")
+        if not least <= value <= most:
+            raise ValueError(f"--timer {spec!r}: seconds must be in [{least:g}, {most:g}]")
         timers[kind] = value
     return timers
 

@@ -43,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds each bot waits before it answers (default: 0.6)")
     parser.add_argument("--timer", action="append", default=[], metavar="KIND=S",
                         help="more (or fewer) seconds for one kind of decision, e.g. --timer response=30; "
-                             "kinds: play, send, response, receive, probe_discard (repeatable)")
+                             "kinds: play, send, response, receive, probe_discard, character_pick, skill, turn_window; "
+                             "1 to 3600 seconds (repeatable)")
     add_keep_games(parser)
     parser.add_argument("--log", type=Path, default=None, metavar="FILE",
                         help="append the client's and Textual's log to FILE (see docs/logging.md)")

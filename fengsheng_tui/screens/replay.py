@@ -88,9 +88,11 @@ class ReplayScreen(FsScreen):
         words = app.words
         state = self.state_at()
         deciding = (state.view or {}).get("deciding")
-        self.query_one(StatusBar).show(state, words, your_move=isinstance(deciding, dict))
-        self.query_one(Banner).show(state, words, False)
+        # A record, not a live table: "Alice's turn", "this step", "you were to decide".
+        self.query_one(StatusBar).show(state, words, record=True)
+        self.query_one(Banner).show(state, words, False, label="replay_last")
         hand = self.query_one(HandPanel)
+        hand.record = True
         hand.show(state, words, None, set(), app.mono)
         self.hand_rows = hand.lines + 2
         hand.styles.height = self.hand_rows

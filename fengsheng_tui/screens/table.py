@@ -126,6 +126,7 @@ class TableScreen(FsScreen):
         self.chooser.reset(prompt, state.hand)
         if state.refused is not None and state.refused == self.chooser.sent_for:
             self.chooser.sent_for = None  # the server refused it (paused …): the prompt is ours again
+            self.auto_pass_for = None  # and an automatic pass is scheduled again (once it runs)
             state.refused = None
         if self.chooser.note == words("paused_no_send") and not state.paused_by:
             self.chooser.note = None

@@ -157,7 +157,9 @@ class TableLobbyScreen(FsScreen):
                 if isinstance(value, bool):
                     value = words("on_") if value else words("off")
                 elif isinstance(value, dict):
-                    value = words.timers(value)
+                    # The pick and skill timers only count in a game with characters.
+                    value = words.timers({k: v for k, v in value.items()
+                                          if opts.get("characters") or k not in ("character_pick", "skill")})
                 elif key == "bot_delay" and isinstance(value, int | float):
                     value = words("seconds", s=f"{value:g}")
                 parts.append(plain(f"{words(key)}: {value}"))

@@ -1,7 +1,9 @@
 """The host's timers in the table lobby: seconds per kind of decision and the bots' delay.
 
-Each step is sent at once as an op (`set_timers`, `set_bot_delay`); the values shown are the
-lobby frame's, so the host sees what the server took, as everyone in the lobby does.
+Every timer the server has is a row (the lobby frame lists them all: the five of every game, the
+character pick and skills, the turn windows), then the bots' delay. Each step is sent at once as
+an op (`set_timers`, `set_bot_delay`) within the bounds the server enforces (`net.protocol`); the
+values shown are the lobby frame's, so the host sees what the server took, as everyone does.
 """
 
 from __future__ import annotations
@@ -11,14 +13,24 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
+from net.protocol import BOT_DELAY_RANGE, TIMER_RANGE
+
 from ..i18n import TIMER_KIND
 from ..keys import TIMERS_KEYS
 from .base import BoxModal
 
 BOT_DELAY = "bot_delay"
-#: (step, least, most) in seconds: a decision's timer, and the bots' delay.
-TIMER_STEP = (5.0, 5.0, 600.0)
-BOT_DELAY_STEP = (0.2, 0.0, 10.0)
+#: (step, least, most) in seconds: a decision's timer, the turn windows' (short: most seats have
+#: nothing to play then), and the bots' delay. The bounds are the server's.
+TIMER_STEP = (5.0, *TIMER_RANGE)
+TURN_WINDOW_STEP = (1.0, *TIMER_RANGE)
+BOT_DELAY_STEP = (0.2, *BOT_DELAY_RANGE)
+#: Timers only a game with characters uses.
+CHARACTER_TIMERS = ("character_pick", "skill")
+
+
+def step_for(kind: str) -> tuple[float, float, float]:
+    return BOT_DELAY_STEP if kind == BOT_DELAY else TURN_WINDOW_STEP if kind == "turn_window" else TIMER_STEP
 
 
 class TimersScreen(BoxModal):
@@ -51,8 +63,11 @@ class TimersScreen(BoxModal):
         rows = self.rows()
         self.row = min(self.row, max(0, len(rows) - 1))
         lines: list[RenderableType] = [Text(words("timers_title"), style="bold"), Text(words("timers_hint"), style="dim")]
+        characters = (self.fs_app.state.lobby or {}).get("characters") is True
         for i, (kind, seconds) in enumerate(rows):
             name = words(BOT_DELAY) if kind == BOT_DELAY else TIMER_KIND[words.lang].get(kind, kind)
+            if kind in CHARACTER_TIMERS and not characters:
+                name += words("timer_with_characters")
             line = Text(f" {name}: ", style="bold" if i == self.row else "")
             line.append(f"‹ {words('seconds', s=f'{seconds:g}')} ›")
             if i == self.row:
@@ -71,10 +86,10 @@ class TimersScreen(BoxModal):
         if not rows:
             return
         kind, seconds = rows[self.row]
-        step, least, most = BOT_DELAY_STEP if kind == BOT_DELAY else TIMER_STEP
+        step, least, most = step_for(kind)
         value = round(min(most, max(least, seconds + direction * step)), 1)
-        if value == seconds:
-            return
+        if (value - seconds) * direction <= 0:
+            return  # at a bound already (or outside it, set before: never a step the wrong way)
         if kind == BOT_DELAY:
             self.fs_app.send(lambda s: s.op("set_bot_delay", seconds=value))
         else:

@@ -21,6 +21,9 @@ class HandPanel(Static):
     #: The title also says what our seat on the ring would (its box gave way on a short screen).
     own_seat = False
 
+    #: A replay's hand: a record, with no "* playable now" (nothing is played from it).
+    record = False
+
     def retitle(self, state: ClientState, words: Words, mono: bool, own_seat: bool) -> None:
         """`Hand (* playable now) · Identity: Military`, and with `own_seat` our hand size, the
         messages in front of us and our countdown."""
@@ -28,8 +31,8 @@ class HandPanel(Static):
         view = state.view or {}
         if state.view is not None and view.get("seat") is None:
             return
-        title = Text(f"{words('hand')} ({words('hand_star')}) · {words('identity')}: "
-                     f"{words.identity(view.get('identity'))}")
+        star = "" if self.record else f" ({words('hand_star')})"
+        title = Text(f"{words('hand')}{star} · {words('identity')}: {words.identity(view.get('identity'))}")
         seats = state.seats
         if own_seat and state.seat is not None and 0 <= state.seat < len(seats):
             seat = seats[state.seat]

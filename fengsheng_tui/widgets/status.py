@@ -13,15 +13,18 @@ from ..safe_text import plain
 class StatusBar(Static):
     _shown: Text | None = None
 
-    def show(self, state: ClientState, words: Words, layout: bool = True, your_move: bool = False) -> None:
+    def show(self, state: ClientState, words: Words, layout: bool = True, your_move: bool = False,
+             record: bool = False) -> None:
+        """`record`: a replay's line, read as a record ("Alice's turn"), never a live call to act."""
         view = state.view or {}
         text = Text(words("title"), style="bold")
-        if your_move:
+        if your_move and not record:
             text = Text(f" {words('your_move')} ", style="bold reverse")
             text.append(" " + words("title"), style="bold")
         if view:
             text.append(" · " + words("turn", n=view.get("turn", 0)))
-            text.append(" · " + words.seat_name(state.seats, view.get("current"), state.seat))
+            current = words.seat_name(state.seats, view.get("current"), state.seat)
+            text.append(" · " + (words("turn_of", name=current) if record else current))
             text.append(" · " + words.phase(view.get("phase")), style="bold")
             if state.seat is None:
                 text.append(" · " + words("spectator"))
@@ -44,12 +47,13 @@ class Banner(Static):
 
     _shown: Text | None = None
 
-    def show(self, state: ClientState, words: Words, lost: bool) -> None:
+    def show(self, state: ClientState, words: Words, lost: bool, label: str = "last_action") -> None:
+        """`label`: what the line is called (a replay's says "this step", not "just now")."""
         self.set_class(lost, "-lost")
         if lost:
             text = Text(words("lost_conn"))
         else:
-            text = Text(words("last_action"), style="dim")
+            text = Text(words(label), style="dim")
             text.append_text(plain(state.last_action(words) or ""))
             text.no_wrap = True
             text.overflow = "ellipsis"

@@ -23,6 +23,7 @@ from fengsheng_tui.session import LocalSession
 
 from .screen_text import screen_text
 from .states import ScriptedSession, play_with_characters, update, welcome
+from .waiting import wait_until
 
 
 def frozen() -> float:
@@ -103,11 +104,7 @@ async def test_after_the_pick_the_table_shows_characters_skills_and_task() -> No
         assert isinstance(app.screen, CharacterPickScreen)
         mine = session.game.state.seats[0].character_choices[0]
         await settle(pilot, "1", "enter")
-        for _ in range(50):
-            if isinstance(app.screen, TableScreen):
-                break
-            await pilot.pause(0.02)
-        assert isinstance(app.screen, TableScreen)
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert session.game.state.seats[0].character == mine
         text = screen_text(app)
         info = base_characters()[mine]

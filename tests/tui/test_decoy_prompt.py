@@ -12,6 +12,7 @@ from fengsheng_tui.screens.table import AUTO_PASS_DELAY, TableScreen
 
 from .screen_text import screen_text
 from .states import ScriptedSession, play_with_characters, update, welcome
+from .waiting import wait_until
 
 
 def frozen() -> float:
@@ -30,10 +31,9 @@ async def test_a_decoy_offer_says_nothing_answers_and_space_goes_on() -> None:
     app = FengshengApp(session, lang="en", clock=frozen, keymap={})
     app.auto_pass = False
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.5)
-        assert "Nothing of yours answers this, and the others cannot tell" in screen_text(app)
+        await wait_until(pilot, lambda: "Nothing of yours answers this, and the others cannot tell" in screen_text(app))
         await pilot.press("space")
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: ("choose", (prompt_id, default)) in session.sent)
     assert ("choose", (prompt_id, default)) in session.sent
 
 
@@ -43,11 +43,10 @@ async def test_a_decoy_offer_goes_on_by_itself_after_a_random_pause() -> None:
     app = FengshengApp(session, lang="en", clock=frozen, keymap={})
     app.auto_pass = True
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.auto_pass_due is not None)
         screen = app.screen
-        assert isinstance(screen, TableScreen)
-        assert screen.auto_pass_due is not None
+        assert isinstance(screen, TableScreen) and screen.auto_pass_due is not None
         low, high = AUTO_PASS_DELAY
         assert low <= screen.auto_pass_due[1] <= high
-        await pilot.pause(high + 0.3)
+        await wait_until(pilot, lambda: ("choose", (prompt_id, default)) in session.sent)
     assert session.sent.count(("choose", (prompt_id, default))) == 1

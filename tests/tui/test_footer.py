@@ -7,9 +7,11 @@ from engine import Game
 from fengsheng_tui.app import FengshengApp
 from fengsheng_tui.screens.confirm import ConfirmQuit
 from fengsheng_tui.screens.game_over import GameOverScreen
+from fengsheng_tui.screens.table import TableScreen
 
 from .screen_text import screen_text
 from .states import ScriptedSession, play_until, update, welcome
+from .waiting import wait_exit, wait_until
 
 
 def frozen() -> float:
@@ -38,7 +40,7 @@ async def test_space_is_offered_only_where_it_passes() -> None:
     send = prompted("send")
     assert not any(o.verb == "pass" for o in send.prompts[0].options)
     text, _ = await footer_of(send)
-    assert "Space" not in text.splitlines()[-1] and "1-9 card" in text.splitlines()[-1]
+    assert "Space" not in text.splitlines()[-1] and "1–9 card" in text.splitlines()[-1]
 
 
 async def test_a_key_bound_to_nothing_says_so() -> None:
@@ -51,14 +53,13 @@ async def test_after_the_game_q_leaves_at_once() -> None:
     assert game.over
     app = FengshengApp(ScriptedSession([welcome(1), update(game, 1)]), lang="en", clock=frozen, keymap={})
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, GameOverScreen)
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await pilot.press("escape")  # back to the table, where `q` used to ask first
-        await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         footer = screen_text(app).splitlines()[-1]
         assert "Space" not in footer and "confirm" not in footer and "card" not in footer
         await pilot.press("q")
-        await pilot.pause(0.3)
+        await wait_exit(app)
         assert not isinstance(app.screen, ConfirmQuit)
     assert app.return_code == 0
 

@@ -20,7 +20,7 @@ from fengsheng_tui.screens.guest import GuestScreen
 from net.server import GameServer
 from net.table import Table
 
-from .waiting import wait_until
+from .waiting import wait_exit, wait_until
 
 
 @pytest.fixture
@@ -49,10 +49,7 @@ async def test_name_first_then_the_table(server: tuple[GameServer, Table]) -> No
         for key in "Ann":
             await pilot.press(key)
         await pilot.press("enter")
-        for _ in range(100):
-            if table.slots:
-                break
-            await pilot.pause(0.05)
+        await wait_until(pilot, lambda: table.slots)
         assert [slot.name for slot in table.slots] == ["Ann"]
         assert not isinstance(app.screen, GuestScreen)
 
@@ -61,10 +58,8 @@ async def test_a_password_is_asked_when_the_server_wants_one(locked: GameServer)
     app = FengshengApp(lang="en", player_name="Bo", keymap={}, guest=GuestDoor("127.0.0.1", locked.port))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")  # the default name; no password field yet
-        for _ in range(100):
-            if isinstance(app.screen, GuestScreen) and app.screen.query("#guest-password"):
-                break
-            await pilot.pause(0.05)
+        await wait_until(pilot, lambda: isinstance(app.screen, GuestScreen) and app.screen.query("#guest-password")
+                         and "Wrong password" in hint(app))
         screen = app.screen
         assert isinstance(screen, GuestScreen) and "Wrong password" in hint(app)
         assert screen.query_one("#guest-name", Input).value == "Bo"  # the name typed is kept
@@ -73,17 +68,14 @@ async def test_a_password_is_asked_when_the_server_wants_one(locked: GameServer)
             await pilot.press(key)
         await pilot.press("enter")
         table = next(iter(locked.tables.values()))
-        for _ in range(100):
-            if table.slots:
-                break
-            await pilot.pause(0.05)
+        await wait_until(pilot, lambda: table.slots)
         assert [slot.name for slot in table.slots] == ["Bo"]
 
 
 async def test_an_idle_name_prompt_closes() -> None:
     app = FengshengApp(lang="en", keymap={}, guest=GuestDoor("127.0.0.1", 9, idle_seconds=0.3))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.6)
+    async with app.run_test(size=(80, 24)):
+        await wait_exit(app)
     assert app.return_code == 1
 
 

@@ -160,5 +160,5 @@ async def test_the_lan_lobby_lists_hostile_adverts_as_plain_text(adverts: Advert
         assert newer.disabled
         evil_row = next(i for i, row in enumerate(rows) if "click me" in str(row.prompt))
         await pilot.click("#games", offset=(4, 1 + evil_row))
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: games.highlighted == evil_row)  # the click was handled
         assert not list(adverts.shots.iterdir())  # the table name ran no action

@@ -24,6 +24,7 @@ from net.server import GameServer
 from net.table import Table
 
 from .screen_text import screen_text
+from .waiting import settled
 
 VENV_BIN = Path(sys.executable).parent
 
@@ -57,20 +58,19 @@ async def test_host_rights_go_to_the_first_player_and_pass_on_when_he_leaves(
     app = FengshengApp(NetSession("127.0.0.1", srv.port, "客人"), lang="zh", keymap={})
     words = Words("zh")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen) and bool(app.state.lobby))
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen) and bool(app.state.lobby)
+                       and words("guest_hint") in screen_text(app))
         text = screen_text(app)
         assert app.state.lobby is not None and app.state.lobby["host"] is False
         assert f"s {words('start')}" not in text and words("add_bot") not in text
         assert words("table_options") in text and words("guest_hint") in text
         assert "novice" not in text and "resolved" not in text and "play=" not in text
         await pilot.press("b")
-        await pilot.pause(0.2)
+        await settled(pilot, app)
         assert len(table.slots) == 2  # a guest's `b` does nothing: no bot, no error
         await first.close()
-        await wait_for(pilot, lambda: bool((app.state.lobby or {}).get("host")))
-        await pilot.pause()
-        assert f"s {words('start')}" in screen_text(app)
+        await wait_for(pilot, lambda: bool((app.state.lobby or {}).get("host"))
+                       and f"s {words('start')}" in screen_text(app))
         await pilot.press("b")
         await wait_for(pilot, lambda: len(table.slots) == 2 and table.slots[1].bot_level == "normal")
         await pilot.press("s")
@@ -118,9 +118,10 @@ async def test_the_host_cycles_the_deck_with_k_and_the_game_uses_it(server: tupl
             seen.append(table.deck)
         assert "later" in seen
         while table.deck != "later":
+            deck = table.deck
             await pilot.press("k")
-            await pilot.pause(0.1)
-        assert "后期版" in screen_text(app)
+            await wait_for(pilot, lambda deck=deck: table.deck != deck)
+        await wait_for(pilot, lambda: "后期版" in screen_text(app))
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.view is not None)
         assert table.game is not None and table.game.state.config.deck == "later"
@@ -166,8 +167,7 @@ async def test_the_host_picks_the_next_bots_level_with_l_and_the_seat_shows_it(
         await pilot.press("b")
         await wait_for(pilot, lambda: len(table.slots) == 2)
         await pilot.press("l")  # normal -> hard
-        await pilot.pause()
-        assert "The next bot added (b) plays at level hard" in screen_text(app)
+        await wait_for(pilot, lambda: "The next bot added (b) plays at level hard" in screen_text(app))
         await pilot.press("b")
         await wait_for(pilot, lambda: len(table.slots) == 3)
         assert [s.bot_level for s in table.slots[1:]] == ["normal", "hard"]

@@ -10,6 +10,7 @@ from fengsheng_tui.local_game import LocalTable
 from fengsheng_tui.session import NetSession
 
 from .screen_text import screen_text
+from .waiting import settled
 
 
 async def wait_for(pilot: Pilot[int], cond, rounds: int = 300) -> None:  # type: ignore[no-untyped-def]
@@ -36,8 +37,10 @@ async def test_help_settings_and_the_pause_key_pause_a_solo_game(table: LocalTab
         await wait_for(pilot, lambda: server.timing.paused and bool((app.state.view or {}).get("paused")))
         assert "Paused by you" in screen_text(app)
         await pilot.press("question_mark")  # a screen over a paused table keeps it paused
+        await wait_for(pilot, lambda: app.screen is not app.table_screen())
         await pilot.press("escape")
-        await pilot.pause(0.1)
-        assert server.timing.paused
+        await wait_for(pilot, lambda: app.screen is app.table_screen())
+        await settled(pilot, app)
+        assert server.timing.paused and app.pause_reasons == {"key"}
         await pilot.press("b")
         await wait_for(pilot, lambda: not server.timing.paused and not (app.state.view or {}).get("paused"))

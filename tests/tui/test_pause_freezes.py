@@ -14,7 +14,7 @@ from bots import make_bot
 from fengsheng_tui.app import FengshengApp
 from fengsheng_tui.choice import PASS_VERBS
 from fengsheng_tui.commands import play
-from fengsheng_tui.local_game import LocalTable
+from fengsheng_tui.local_game import LocalTable, start_local_table
 from fengsheng_tui.screens.character_pick import CharacterPickScreen
 from fengsheng_tui.screens.help import HelpScreen
 from fengsheng_tui.session import NetSession
@@ -24,7 +24,7 @@ from net.table import Table
 
 from .screen_text import screen_text, widget_text
 from .test_play_characters import play_args
-from .waiting import wait_until
+from .waiting import settled, wait_until
 
 LONG = {"play": 60.0, "send": 60.0, "response": 60.0, "receive": 60.0, "probe_discard": 60.0}
 
@@ -121,7 +121,7 @@ async def test_the_character_pick_does_not_pause_a_solo_game_but_help_over_it_do
         server = local.table
         async with app.run_test(size=(100, 40)) as pilot:
             await wait_until(pilot, lambda: isinstance(app.screen, CharacterPickScreen) and app.state.prompt)
-            await pilot.pause(0.2)  # give a wrong pause the time to reach the server
+            await settled(pilot, app)  # a wrong pause would have reached the server by now
             assert not server.timing.paused
             await pilot.press("question_mark")
             await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen) and server.timing.paused)
@@ -132,3 +132,50 @@ async def test_the_character_pick_does_not_pause_a_solo_game_but_help_over_it_do
             assert "Paused" not in screen_text(app)
     finally:
         await local.close()
+
+
+async def test_an_automatic_pass_refused_by_the_pause_passes_again_after_it() -> None:
+    """The automatic pass of a response window with nothing playable, sent just as the pause
+    arrived, is refused: once the table runs it passes again by itself (not left to time out)."""
+    table = await start_local_table(4, seed=5, bot_level="random", bot_delay=0.0,
+                                    timers={**LONG, "turn_window": 60.0})
+    try:
+        await automatic_pass_after_the_pause(table)
+    finally:
+        await table.close()
+
+
+async def automatic_pass_after_the_pause(table: LocalTable) -> None:
+    session = NetSession("127.0.0.1", table.port, "Me", token=table.host_token)
+    app = FengshengApp(session, lang="en", keymap={})
+    app.auto_pass = False
+    server = table.table
+
+    def nothing_playable() -> bool:
+        prompt = app.state.prompt
+        return prompt is not None and prompt["kind"] == "response" \
+            and all(o.get("verb") in PASS_VERBS for o in prompt["options"])
+
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(200):  # answer our other prompts with their defaults until such a window
+            await wait_until(pilot, lambda: app.state.prompt is not None, timeout=20)
+            if nothing_playable():
+                break
+            prompt = app.state.prompt
+            assert prompt is not None
+            app.choose(int(prompt["id"]), str(prompt["default"]))
+            await wait_until(pilot, lambda prompt=prompt: (app.state.prompt or {}).get("id") != prompt["id"])
+        prompt = app.state.prompt
+        assert prompt is not None and nothing_playable() and app.state.seat is not None
+        seat = app.state.seat
+        await pilot.press("b")
+        await wait_until(pilot, lambda: app.state.paused_by == "you")
+        screen = app.table_screen()
+        app.auto_pass = True
+        screen.auto_pass_for = prompt["id"]  # the automatic pass, fired as the pause came in
+        screen._submit(screen.chooser.pass_(), keyed=False)
+        await wait_until(pilot, lambda: app.state.error_code == "paused" and screen.chooser.sent_for is None)
+        assert not ours(server, seat, prompt["id"])
+        await pilot.press("b")
+        await wait_until(pilot, lambda: ours(server, seat, prompt["id"]))
+        assert server.timeouts == 0  # passed by the client, not by the clock

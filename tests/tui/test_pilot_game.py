@@ -7,14 +7,21 @@ player would press; every action goes through `pilot.press`.
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
+import pytest
 from textual.pilot import Pilot
 
+from engine import events_for
 from fengsheng_tui.app import FengshengApp
 from fengsheng_tui.local_game import LocalTable
+from fengsheng_tui.replay_model import load_replay
 from fengsheng_tui.screens.game_over import GameOverScreen
 from fengsheng_tui.session import NetSession
 
 from .screen_text import screen_text
+from .waiting import wait_until
 
 PASSING = ("pass", "end", "decline")
 
@@ -69,11 +76,16 @@ async def test_whole_game_with_keys_only(table: LocalTable) -> None:
     assert app.return_code == 0
 
 
-async def test_the_host_starts_the_next_game_from_the_game_over_screen(table: LocalTable) -> None:
+@pytest.mark.parametrize("kept", [False, True], ids=["server replay", "client-kept replay"])
+async def test_the_host_starts_the_next_game_from_the_game_over_screen(table: LocalTable, tmp_path: Path,
+                                                                        kept: bool) -> None:
     """`s` on the game-over screen (the host's key) starts a rematch with everyone here: the old
-    result goes, and when the second game ends its result is shown again."""
+    result goes, and when the second game ends its result is shown again, naming the second game's
+    replay: the file the screen names holds the second game, whether the local server wrote it or
+    our client kept it (`fengsheng play` does both and names the client's)."""
     session = NetSession("127.0.0.1", table.port, "Me", token=table.host_token)
-    app = FengshengApp(session, lang="en", keymap={}, replay_dir=table.replay_dir)
+    app = FengshengApp(session, lang="en", keymap={}, replay_dir=table.replay_dir,
+                       keep_replays=tmp_path / "own" if kept else None)
     async with app.run_test(size=(80, 24)) as pilot:
         await play_to_the_end(app, pilot)
         assert "Press s to start the next game" in screen_text(app)
@@ -81,13 +93,18 @@ async def test_the_host_starts_the_next_game_from_the_game_over_screen(table: Lo
         first_replay = app.state.replay_path
         assert first_replay and first_replay.endswith(".seat3.replay")
         await pilot.press("s")
-        for _ in range(500):
-            await pilot.pause(0.01)
-            if table.table.game is not first and not isinstance(app.screen, GameOverScreen):
-                break
-        assert table.table.game is not first and not isinstance(app.screen, GameOverScreen)
+        await wait_until(pilot, lambda: table.table.game is not first and not isinstance(app.screen, GameOverScreen))
+        began = time.time()
         assert app.state.view is not None and not app.state.view["over"] and app.state.seat == 3
         await play_to_the_end(app, pilot)
         assert table.table.games_finished == 2
         # The second result names the second game's replay, not the first one's.
-        assert app.state.replay_path and app.state.replay_path != first_replay
+        second = app.state.replay_path
+        assert second and second != first_replay and Path(second).parent == Path(first_replay).parent
+        assert Path(second).name in "".join(screen_text(app).split())  # the name may fold at 80 columns
+        game = table.table.game
+        assert game is not None and game is not first
+        assert load_replay(Path(second))["events"] == events_for(game, 3, 0)
+        # The table's seed is fixed, so both games may be alike: the file is the one written after
+        # the second game began, and the first game's file is still there as it was.
+        assert Path(second).stat().st_mtime >= began > Path(first_replay).stat().st_mtime

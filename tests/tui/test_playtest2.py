@@ -32,6 +32,7 @@ from .screen_text import cells, counts_forms, screen_text, widget_text
 from .states import ScriptedSession, play_until, update, welcome
 from .test_lobby_host import VENV_BIN, wait_for
 from .test_playtest import app_for
+from .waiting import wait_until
 
 
 def seat_rows(app: FengshengApp) -> list[str]:
@@ -304,11 +305,8 @@ async def test_countdowns_turn_each_second_on_time() -> None:
     app = FengshengApp(ScriptedSession([welcome(0), update(game, 0, deadline=10.0)]), lang="en",
                        clock=lambda: now[0], keymap={})
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        assert "⏳10s" in screen_text(app)
+        await wait_until(pilot, lambda: "⏳10s" in screen_text(app))
         now[0] += 1.1
-        await pilot.pause(0.4)
-        assert "⏳9s" in screen_text(app) and "⏳10s" not in screen_text(app)
+        await wait_until(pilot, lambda: "⏳9s" in screen_text(app) and "⏳10s" not in screen_text(app))
         now[0] += 6.0
-        await pilot.pause(0.4)
-        assert "⏳3s" in screen_text(app)
+        await wait_until(pilot, lambda: "⏳3s" in screen_text(app))

@@ -28,6 +28,7 @@ from fengsheng_tui.screens.settings import SettingsScreen
 
 from .screen_text import screen_text
 from .states import ScriptedSession, play_until, update, welcome
+from .waiting import wait_until
 
 _GAME: list[Game] = []
 
@@ -185,23 +186,18 @@ async def test_a_theme_picked_in_settings_is_kept_for_the_next_run() -> None:
 
 
 async def test_the_command_palette_offers_the_game_commands_and_themes_not_screenshots() -> None:
-    from textual.command import CommandPalette
+    from textual.command import CommandList, CommandPalette
 
     app = table_app(lang="en")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         titles = [c.title for c in app.get_system_commands(app.screen)]
-        assert {"help", "chat", "Settings", "quit", "pass", "Colour theme"} <= set(titles)
+        assert {"Help", "Chat", "Settings", "Quit", "Pass", "Colour theme"} <= set(titles)
         assert len(titles) == len(set(titles))  # a binding on two keys is one command
         assert not any("screenshot" in t.lower() or t.lower() == "keys" for t in titles)
         await pilot.press("ctrl+p")
-        await pilot.pause()
-        assert isinstance(app.screen, CommandPalette)
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
         await pilot.press(*"help")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: app.screen.query_one(CommandList).option_count > 0)
         await pilot.press("enter")
-        for _ in range(50):
-            if type(app.screen).__name__ == "HelpScreen":
-                break
-            await pilot.pause(0.05)
-        assert type(app.screen).__name__ == "HelpScreen"
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "HelpScreen")

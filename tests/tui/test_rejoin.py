@@ -18,6 +18,8 @@ from fengsheng_tui.local_game import start_local_table
 from fengsheng_tui.seat_tokens import SeatTokens, tokens_path
 from fengsheng_tui.session import NetSession, SessionClosed
 
+from .waiting import until_offline
+
 
 async def first_update(session: NetSession) -> tuple[dict[str, Any], dict[str, Any]]:
     """Connect and read up to the first `update`: (welcome, view)."""
@@ -69,7 +71,7 @@ async def test_a_new_session_takes_back_the_same_seat_and_hand(tmp_path: Path) -
         assert saved == [{"address": f"127.0.0.1:{local.port}", "name": "Me", "table": "play", "token": first.token,
                           "seat": 3, "holder": [socket.gethostname(), os.getpid()]}]
         await first.close()  # the process is gone: the server sees the seat go offline
-        await asyncio.sleep(0.1)
+        await until_offline(local.table, "Me")
 
         again = NetSession("127.0.0.1", local.port, "Me", seats=store)
         welcome2, after = await first_update(again)

@@ -28,6 +28,7 @@ from fengsheng_tui.widgets.ring import Ring
 from fengsheng_tui.widgets.stack import StackView
 
 from .screen_text import screen_text, widget_text
+from .waiting import wait_until
 
 
 async def keep_a_replay(tmp_path: Path) -> tuple[Path, list[dict[str, Any]], int]:
@@ -41,12 +42,7 @@ async def keep_a_replay(tmp_path: Path) -> tuple[Path, list[dict[str, Any]], int
         session = NetSession("127.0.0.1", local.port, "Me", token=local.host_token)
         app = FengshengApp(session, lang="en", keymap={}, keep_replays=own)
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(600):
-                if isinstance(app.screen, GameOverScreen):
-                    break
-                await pilot.pause(0.05)
-            assert isinstance(app.screen, GameOverScreen)
-            await pilot.pause()
+            await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen), timeout=60)
             seat = app.state.seat
             assert seat is not None
             (kept,) = own.glob("*.replay")
@@ -121,7 +117,7 @@ async def test_a_remote_player_keeps_his_own_seats_replay_and_steps_through_it(t
         await pilot.press("home", "n")
         frame = replay["frames"][screen.shown_frame()]
         assert frame["prompt"] is not None and screen.step == frame["at"]
-        assert "your decision" in screen_text(app)
+        assert "you were to decide" in screen_text(app)
         assert isinstance(screen.query_one(HandPanel), HandPanel)
         assert screen.query_one(MessagePath) and screen.query_one(StackView)
 
@@ -187,11 +183,7 @@ async def hostile_game_over(tmp_path: Path, names: tuple[str, ...], line: str) -
     app = FengshengApp(NetSession("127.0.0.1", server.port, "victim"), lang="en", keymap={}, keep_replays=own)
     try:
         async with app.run_test(size=(100, 30)) as pilot:
-            for _ in range(100):
-                await pilot.pause(0.02)
-                if isinstance(app.screen, GameOverScreen | ServerErrorScreen):
-                    break
-            await pilot.pause()
+            await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen | ServerErrorScreen))
             ended = type(app.screen)
     finally:
         await server.close()

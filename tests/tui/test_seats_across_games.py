@@ -22,6 +22,7 @@ from net.server import GameServer
 from net.table import Table
 
 from .states import play_to_end
+from .waiting import until_offline
 
 LONG = {"play": 60.0, "send": 60.0, "response": 60.0, "receive": 60.0, "probe_discard": 60.0}
 GAME_STARTED = "the game has started: reconnect with your token or spectate"
@@ -77,7 +78,7 @@ async def test_a_player_who_stayed_into_game_two_takes_his_seat_back_after_his_c
 
         # B quits after the game over and comes back: he joins afresh, which gathers the table.
         await b.close()
-        await asyncio.sleep(0.1)
+        await until_offline(table, "B")
         b2 = seat("B")
         await b2.connect()
         gathered = await next_lobby(b2)
@@ -92,7 +93,7 @@ async def test_a_player_who_stayed_into_game_two_takes_his_seat_back_after_his_c
 
         # A's terminal dies in game 2; the same join again takes his seat back.
         await a.close()
-        await asyncio.sleep(0.1)
+        await until_offline(table, "A")
         a2 = seat("A")
         await a2.connect()
         welcome, back = await next_view(a2, lambda v: True)

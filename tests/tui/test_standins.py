@@ -15,6 +15,7 @@ from net.table import Table
 
 from .screen_text import screen_text, widget_text
 from .test_pace import wait_for
+from .waiting import settled
 
 LONG = {"play": 60.0, "send": 60.0, "response": 60.0, "receive": 60.0, "probe_discard": 60.0}
 
@@ -81,8 +82,10 @@ async def test_a_spectator_fast_forwards_a_bots_game_to_the_game_over_screen(all
         await wait_for(pilot, lambda: app.state.view is not None and app.table_screen() is not None)
         assert "Watching: > fast-forwards to the result" in screen_text(app)
         await pilot.press("m")  # a spectator has no seat to hand over
-        await pilot.pause(0.1)
-        assert all_bots.game is not None and not all_bots.game.over
+        await wait_for(pilot, lambda: "no seat" in " ".join(str(n.message) for n in app._notifications).lower()
+                       or "spectat" in " ".join(str(n.message) for n in app._notifications).lower())
+        await settled(pilot, app)
+        assert all_bots.game is not None and not all_bots.game.over and not any(s.auto for s in all_bots.slots)
         await pilot.press("greater_than_sign")
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), rounds=2000)
         assert all_bots.game.over
@@ -100,8 +103,8 @@ async def test_a_living_player_cannot_fast_forward() -> None:
         async with app.run_test(size=(100, 30)) as pilot:
             await wait_for(pilot, lambda: app.state.view is not None and app.table_screen() is not None)
             await pilot.press("greater_than_sign")
-            await pilot.pause(0.2)
+            await wait_for(pilot, lambda: "只有出局的玩家或观战者能快进" in " ".join(str(n.message) for n in app._notifications))
+            await settled(pilot, app)
             assert not any(s.fast_forward for s in table.sessions)
-            assert "只有出局的玩家或观战者能快进" in " ".join(str(n.message) for n in app._notifications)
     finally:
         await server.close()
