@@ -22,7 +22,7 @@ from textual.screen import Screen
 from .client_state import ClientState
 from .doors.guest import GuestDoor
 from .i18n import Words
-from .keys import KeySpec, bindings, check_keymap, load_keymap
+from .keys import KeySpec, bindings, capital, check_keymap, load_keymap
 from .preferences import Preferences, resolve, save_preferences
 from .safe_text import clean
 from .session import Session, SessionClosed
@@ -180,7 +180,7 @@ class FengshengApp(App[int]):
                     continue
                 if b.show or b.id in PALETTE_EXTRA:
                     seen.add(b.id)
-                    yield SystemCommand(str(b.description), words("palette_key", shown=b.key_display or key),
+                    yield SystemCommand(capital(str(b.description)), words("palette_key", shown=b.key_display or key),
                                         partial(screen.run_action, b.action))
         yield SystemCommand(words("palette_theme"), words("palette_theme_help"), self.action_change_theme)
 

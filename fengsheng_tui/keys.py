@@ -23,17 +23,21 @@ class KeySpec:
     action: str
     word: str  # i18n key of the footer description
     show: bool = True
+    #: How the footer and hints name it while nothing it stands for is remapped (`1–9`, `←/→`).
     key_display: str | None = None
+    #: Other bindings its `key_display` stands for too (`←/→`: target_next as well as target_prev).
+    covers: tuple[str, ...] = ()
 
 
 CARD_KEYS = tuple(
-    KeySpec(f"card_{n}", str(n), f"card({n})", "card_key", show=n == 1, key_display="1-9") for n in range(1, 10)
+    KeySpec(f"card_{n}", str(n), f"card({n})", "card_key", show=n == 1, key_display="1–9",
+            covers=tuple(f"card_{m}" for m in range(2, 10)) if n == 1 else ()) for n in range(1, 10)
 )
 TARGET_LETTERS = "asdfghjkl"
 
 TABLE_KEYS = (
     *CARD_KEYS,
-    KeySpec("target_prev", "left,up", "target(-1)", "target_key", key_display="←→"),
+    KeySpec("target_prev", "left,up", "target(-1)", "target_key", key_display="←/→", covers=("target_next",)),
     KeySpec("target_next", "right,down", "target(1)", "target_key", show=False),
     *(KeySpec(f"target_{ch}", ch, f"pick({i})", "target_key", show=False) for i, ch in enumerate(TARGET_LETTERS)),
     KeySpec("skill", "u", "skill", "skill_key"),
@@ -104,6 +108,10 @@ def load_keymap(path: Path | None = None) -> Keymap:
     return check_keymap(table, str(path))
 
 
+#: Keys Textual itself binds on every screen, ahead of ours: a remap to one would never be seen.
+TEXTUAL_KEYS = {"ctrl+q": "Textual's own quit", "ctrl+c": "Textual's copy", "ctrl+p": "the command palette"}
+
+
 def check_keymap(table: dict[str, object], where: str = "keys.toml") -> Keymap:
     """Keep each remapping that names a known binding, real keys, and clashes with no other key
     on any screen where the binding is; refuse the others, each with a reason."""
@@ -121,6 +129,11 @@ def check_keymap(table: dict[str, object], where: str = "keys.toml") -> Keymap:
         bad = [k for k in keys if not is_key(k)]
         if bad:
             problems.append(f"{where}: {binding_id} = {value!r}: {', '.join(map(repr, bad))} is not a key")
+            continue
+        textual = [k for k in keys if k in TEXTUAL_KEYS]
+        if textual:
+            problems.append(f"{where}: {binding_id} = {value!r} refused: {_shown(textual[0])} is "
+                            f"{TEXTUAL_KEYS[textual[0]]} on every screen")
             continue
         accepted[binding_id] = ",".join(keys)
     # A clash is judged screen by screen, after every remapping, so swapping two keys is allowed.
@@ -172,25 +185,33 @@ def bindings(specs: tuple[KeySpec, ...], words: Words, keymap: dict[str, str] | 
     keymap = keymap or {}
     out: list[object] = []
     for s in specs:
-        keys = keymap.get(s.id)
-        if keys is None:
-            display = words.key_name(s.key_display) if s.key_display else None
-        else:
-            display = "/".join(words.key_name(_shown(k)) for k in keys.split(","))
-        out.append(Binding(keys or s.keys, s.action, words(s.word), show=s.show, key_display=display, id=s.id))
+        description = words(s.word)
+        if words.lang == "en":  # the footer's labels are all lower-case words, as Textual's are
+            description = description[:1].lower() + description[1:]
+        out.append(Binding(keymap.get(s.id) or s.keys, s.action, description, show=s.show,
+                           key_display=shown_label(s, words, keymap), id=s.id))
     return out
 
 
+def shown_label(spec: KeySpec, words: Words, keymap: dict[str, str]) -> str:
+    """How the footer and the hints name a binding's key: its usual name (`Enter`, `Esc`, `←/→`,
+    Chinese `回车`) while neither it nor what its name stands for is remapped; else the key of each,
+    as bound now (`p`, `空格/p`, `h/l`)."""
+    ids = (spec.id, *spec.covers)
+    if not any(i in keymap for i in ids):
+        return words.key_name(spec.key_display or _shown(spec.keys.split(",")[0]))
+    if not spec.covers:
+        return key_names(keymap[spec.id], words)
+    by_id = {s.id: s for specs in SCREENS.values() for s in specs}
+    return "/".join(words.key_name(_shown((keymap.get(i) or by_id[i].keys).split(",")[0])) for i in ids if i in by_id)
+
+
 def key_label(binding: str, words: Words, keymap: dict[str, str] | None = None) -> str:
-    """The key of a binding as a hint line names it: its usual name (`Enter`, `Esc`, Chinese
-    `回车`) while it is not remapped, else every key it is remapped to (`p`, `空格/p`)."""
+    """The key of a binding as a hint line names it (see `shown_label`)."""
     spec = next((s for specs in SCREENS.values() for s in specs if s.id == binding), None)
     if spec is None:
         return binding
-    keys = (keymap or {}).get(binding)
-    if keys is None:
-        return words.key_name(spec.key_display or _shown(spec.keys.split(",")[0]))
-    return "/".join(words.key_name(_shown(k)) for k in keys.split(","))
+    return shown_label(spec, words, keymap or {})
 
 
 def target_letters(keymap: dict[str, str] | None, prefix: str = "target") -> str:
@@ -199,34 +220,62 @@ def target_letters(keymap: dict[str, str] | None, prefix: str = "target") -> str
     return "".join(keymap.get(f"{prefix}_{ch}", ch).split(",")[0] for ch in TARGET_LETTERS)
 
 
-def _shown(key: str) -> str:
-    from textual.keys import format_key
+#: How every screen names a key (help, footer, hints): one readable style, never Textual's ids.
+NAMED = {"space": "Space", "enter": "Enter", "escape": "Esc", "backspace": "Backspace", "tab": "Tab",
+         "home": "Home", "end": "End", "pageup": "PgUp", "pagedown": "PgDn", "delete": "Del", "insert": "Ins",
+         "up": "↑", "down": "↓", "left": "←", "right": "→"}
 
-    names = {"space": "Space", "enter": "Enter", "escape": "Esc", "backspace": "Backspace", "home": "Home",
-             "end": "End", "pageup": "PgUp", "pagedown": "PgDn"}
-    return names.get(key, format_key(key))
+
+def _shown(key: str) -> str:
+    """One key by its usual name: `Esc`, `PgUp`, `↑`, `F1`, `Ctrl+P`, `?` (Textual's `question_mark`)."""
+    from textual.keys import format_key, key_to_character
+
+    key = key.strip()
+    if key in NAMED:
+        return NAMED[key]
+    *mods, last = key.split("+") if len(key) > 1 else [key]
+    if mods:
+        return "+".join([*(m.capitalize() for m in mods), _shown(last).upper()])
+    if len(last) > 1 and last[0] == "f" and last[1:].isdigit():
+        return last.upper()
+    char = (key_to_character(last) or format_key(last)) if len(last) > 1 else last
+    return char if char and char.isprintable() and not char.isspace() else last
+
+
+def key_names(keys: str, words: Words) -> str:
+    """A binding's keys (`escape,backspace`) as every screen shows them: `Esc/Backspace`, with
+    the player's language naming Space and Enter (`空格`, `回车`)."""
+    return "/".join(words.key_name(_shown(k)) for k in keys.split(",") if k.strip())
 
 
 #: Bindings that share a meaning become one help row: (keys as shown, description word).
-GROUPS = {"card_key": ("1–9", "card_keys_help"), "target_key": ("←→ a–l", "target_key")}
+GROUPS = {"card_key": ("1–9", "card_keys_help"), "target_key": ("←/→ ↑/↓ a–l", "target_key")}
 
 
 def describe(specs: tuple[KeySpec, ...], words: Words, keymap: dict[str, str] | None = None) -> list[tuple[str, str]]:
     """(keys, what they do) rows for the help screen, after the player's remapping: one row per
-    meaning (the nine card keys are one row), described in words, never by binding id."""
+    meaning (the nine card keys are one row), described in words, never by binding id; keys named
+    as everywhere else (`Esc/Backspace`, `?/F1`, `↑/PgUp`)."""
     keymap = keymap or {}
     rows: dict[str, tuple[str, str]] = {}
     for s in specs:
-        keys = keymap.get(s.id, s.keys).replace("question_mark", "?").replace("pageup", "PgUp") \
-            .replace("pagedown", "PgDn").replace("greater_than_sign", ">")
-        keys = ",".join(words.key_name(k) for k in keys.split(","))
+        keys = key_names(keymap.get(s.id, s.keys), words)
         group = GROUPS.get(s.word)
-        remapped = any(k.startswith(s.id.rsplit("_", 1)[0]) for k in keymap)
-        if group is not None and not remapped:
-            rows.setdefault(s.word, (group[0], words(group[1])))
+        members = [m for m in specs if m.word == s.word]
+        if group is not None and not any(m.id in keymap for m in members):
+            rows.setdefault(s.word, (group[0], capital(words(group[1]))))
+        elif group is not None:  # remapped: one row still, every key of the group as bound now
+            shown = dict.fromkeys(key_names(keymap.get(m.id, m.keys), words) for m in members)
+            rows.setdefault(s.word, (" ".join(shown), capital(words(group[1]))))
         else:
-            rows.setdefault(f"{s.word}:{s.action}", (keys, words(s.word)))
+            rows.setdefault(f"{s.word}:{s.action}", (keys, capital(words(s.word))))
     return list(rows.values())
+
+
+def capital(text: str) -> str:
+    """A help row's description starts with a capital, as a line of its own does (Chinese: unchanged)."""
+    return text[:1].upper() + text[1:]
+
 
 HELP_KEYS = (
     KeySpec("help_close", "escape,backspace,question_mark,q", "close", "back", key_display="Esc"),
@@ -248,23 +297,25 @@ OVER_KEYS = (
     KeySpec("over_help", "question_mark", "help", "help", key_display="?"),
 )
 NOTES_KEYS = (
-    KeySpec("notes_prev", "up", "move(-1)", "target_key", key_display="↑↓"),
+    KeySpec("notes_prev", "up", "move(-1)", "target_key", key_display="↑/↓", covers=("notes_next",)),
     KeySpec("notes_next", "down", "move(1)", "target_key", show=False),
     *(KeySpec(f"notes_{ch}", ch, f"seat({i})", "target_key", show=False) for i, ch in enumerate(TARGET_LETTERS)),
-    *(KeySpec(f"notes_mark_{n}", str(n), f"mark({n})", "note_key", show=n == 1, key_display="0-4")
+    *(KeySpec(f"notes_mark_{n}", str(n), f"mark({n})", "note_key", show=n == 1, key_display="0–4",
+              covers=("notes_mark_0", "notes_mark_2", "notes_mark_3", "notes_mark_4") if n == 1 else ())
       for n in range(5)),
     KeySpec("notes_close", "escape,backspace,n", "close", "back", key_display="Esc"),
 )
 QUICK_CHAT_KEYS = (
-    *(KeySpec(f"quick_chat_{n}", str(n), f"say({n - 1})", "quick_chat_key", show=n == 1, key_display="1-8")
+    *(KeySpec(f"quick_chat_{n}", str(n), f"say({n - 1})", "quick_chat_key", show=n == 1, key_display="1–8",
+              covers=tuple(f"quick_chat_{m}" for m in range(2, 9)) if n == 1 else ())
       for n in range(1, 9)),
     KeySpec("quick_chat_close", "escape,backspace,w", "close", "back", key_display="Esc"),
 )
 #: The host's timers in the table lobby (`screens/timers.py`).
 TIMERS_KEYS = (
-    KeySpec("timers_prev", "up", "move(-1)", "target_key", key_display="↑↓"),
+    KeySpec("timers_prev", "up", "move(-1)", "target_key", key_display="↑/↓", covers=("timers_next",)),
     KeySpec("timers_next", "down", "move(1)", "target_key", show=False),
-    KeySpec("timers_less", "left,minus", "change(-1)", "timers_less", key_display="←→"),
+    KeySpec("timers_less", "left,minus", "change(-1)", "timers_less", key_display="←/→", covers=("timers_more",)),
     KeySpec("timers_more", "right,plus,equals_sign", "change(1)", "timers_more", show=False),
     KeySpec("timers_close", "escape,backspace,d", "close", "back", key_display="Esc"),
 )
@@ -286,9 +337,9 @@ LOBBY_KEYS = (
     KeySpec("quit", "q", "quit", "quit"),
 )
 PICK_KEYS = (
-    KeySpec("pick_1", "1", "choice(0)", "card_key", key_display="1-9"),
+    KeySpec("pick_1", "1", "choice(0)", "card_key", key_display="1–9", covers=tuple(f"pick_{n}" for n in range(2, 10))),
     *(KeySpec(f"pick_{n}", str(n), f"choice({n - 1})", "card_key", show=False) for n in range(2, 10)),
-    KeySpec("pick_prev", "up,left", "move(-1)", "target_key", key_display="↑↓"),
+    KeySpec("pick_prev", "up,left", "move(-1)", "target_key", key_display="↑/↓", covers=("pick_next",)),
     KeySpec("pick_next", "down,right", "move(1)", "target_key", show=False),
     KeySpec("confirm", "enter", "confirm", "confirm"),
     KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),

@@ -148,8 +148,8 @@ class Words:
         return skill_title(name, self.lang)
 
     def card(self, face: Mapping[str, Any] | None) -> str:
-        """A card as `function[colour·method]` (the colour as a word: `Lock[red·Direct]`); a face-down
-        card (no colour) as just its function.
+        """A card as `function[colour·method]` (English with a space before each bracket, the colour
+        as a word: `Lock [red·Direct]`); a face-down card (no colour) as just its function.
 
         A 试探 whose face we see carries its question: `试探[红·密电](潜伏?摸)`."""
         if not face:
@@ -160,7 +160,9 @@ class Words:
         if "colour" not in face:
             return name
         colour = self.colour_word(face["colour"])
-        return f"{name}[{colour}·{self.method(face.get('method', '?'))}]{self.probe_tag(face)}"
+        tag = self.probe_tag(face)
+        gap = self("bracket_gap")
+        return f"{name}{gap}[{colour}·{self.method(face.get('method', '?'))}]{gap if tag else ''}{tag}"
 
     def probe_tag(self, face: Mapping[str, Any] | None) -> str:
         """`(潜伏?摸)`: the identity a 试探 asks about and what a yes does; empty for other cards."""
@@ -184,7 +186,7 @@ class Words:
         if not isinstance(seat, int) or not 0 <= seat < len(seats):
             return "?"
         name = str(seats[seat].get("name", f"P{seat + 1}"))
-        return f"{name}({self('you')})" if seat == me else name
+        return self("you_named", name=name, you=self("you")) if seat == me else name
 
     def event_template(self, kind: str) -> str | None:
         """The sentence template of an event kind (`events` fills it in), None if it has none."""

@@ -7,15 +7,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from ..i18n import Words
 from ..i18n.characters import character_info
 from ..keys import OVER_KEYS
 from ..safe_text import plain
-from ..widgets.render import counts_text
-from ..widgets.seat import character_line
+from ..widgets.render import chips_text
+from ..widgets.seat import character_line, pack
 from .base import TextScreen
 
 FACTION_COLOUR = {"military": "blue", "latent": "red"}
@@ -38,13 +37,13 @@ def message_counts(messages: Sequence[Any]) -> dict[str, int]:
 
 
 def how_it_ended(seat: Mapping[str, Any], gone: Mapping[str, Any] | None, seats: Sequence[Mapping[str, Any]],
-                 me: int | None, words: Words) -> str:
-    """`alive`, or `dead · turn 5 · killed by Bot 2` / `lost · turn 3` (RULES.md §8.1: the killer is
-    whoever put the lethal black message there; nobody when that was the victim himself)."""
+                 me: int | None, words: Words) -> list[str]:
+    """`alive`, or `dead`, `turn 5`, `killed by Bot 2` / `lost`, `turn 3` (RULES.md §8.1: the killer
+    is whoever put the lethal black message there; nobody when that was the victim himself)."""
     if gone is None:
         if not seat.get("alive", True):
-            return words("dead")
-        return words("lost") if seat.get("lost") else words("alive")
+            return [words("dead")]
+        return [words("lost") if seat.get("lost") else words("alive")]
     parts = [words("dead" if gone.get("died") else "lost")]
     if isinstance(gone.get("turn"), int) and gone["turn"] > 0:
         parts.append(words("in_turn", turn=gone["turn"]))
@@ -52,7 +51,59 @@ def how_it_ended(seat: Mapping[str, Any], gone: Mapping[str, Any] | None, seats:
         by = gone.get("by")
         parts.append(words("killed_by", who=words.seat_name(seats, by, me)) if isinstance(by, int)
                      else words("killed_by_nobody"))
-    return " · ".join(parts)
+    return parts
+
+
+#: Cells between the columns of the identities table.
+GUTTER = 2
+
+
+def identity_rows(entries: list[dict[str, Any]], words: Words, mono: bool, width: int) -> list[Text]:
+    """Every seat as one entry: `★ name  character  identity  messages  how it ended`, in columns.
+
+    Where that row would not fit `width`, the entry takes a second line, indented under the
+    character, for how it ended (the status word stays in the row); where it still would not,
+    the character moves to that line too. Nothing is abbreviated (no `R1 B0 Bk2`, no `·M`): a
+    long table scrolls. Each line holds whole words, never a cell wrapped in its column."""
+    forms = [(False, False, False, False), (False, False, False, True), (False, False, True, True)]
+    for short_counts, short_gender, character_below, detail_below in forms:
+        rows = []
+        for e in entries:
+            character = character_line(e["character"], words, 0 if short_gender else 10_000) \
+                if e["character"] else None
+            counts = chips_text(e["counts"], words, mono, short=short_counts)
+            how = e["how"]
+            status = Text(" · ".join(how) if not detail_below else how[0])
+            cells = [Text(e["star"]), e["name"], *([character] if character is not None and not character_below
+                                                   else []), e["identity"], counts, status]
+            below = [*([character] if character is not None and character_below else []),
+                     *(Text(part) for part in (how[1:] if detail_below else []))]
+            rows.append((cells, below))
+        columns = max(len(cells) for cells, _ in rows)
+        widths = [max((cells[i].cell_len for cells, _ in rows if i < len(cells)), default=0) for i in range(columns)]
+        if sum(widths) + GUTTER * (columns - 1) <= width or character_below:
+            break
+    indent = widths[0] + widths[1] + 2 * GUTTER
+    out: list[Text] = []
+    for cells, below in rows:
+        line = Text()
+        for i, cell in enumerate(cells):
+            if i:
+                line.append(" " * GUTTER)
+            line.append_text(cell)
+            if i < len(cells) - 1:
+                line.append(" " * (widths[i] - cell.cell_len))
+        line.overflow = "fold"
+        out.append(line)
+        if below:
+            units: list[Text] = []
+            for part in below:
+                if units:
+                    units[-1] = units[-1] + Text(" ·")
+                units.append(part)
+            for row in pack(units, max(10, width - indent)):
+                out.append(Text(" " * indent) + row)
+    return out
 
 
 def task_text(task: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], me: int | None, words: Words) -> Text:
@@ -99,21 +150,20 @@ class GameOverScreen(TextScreen):
         found = view.get("ending")
         ending: dict[str, Any] = found if isinstance(found, dict) else {}
         left = {entry.get("seat"): entry for entry in ending.get("left") or [] if isinstance(entry, dict)}
-        table = Table(title=Text(words("reveal"), style="table.title"), title_justify="left", show_header=False,
-                      box=None, padding=(0, 1))
+        parts.append(Text(words("reveal"), style="table.title"))
         with_characters = any(seat.get("character") for seat in seats)
+        entries = []
         for seat in seats:
             index = seat.get("index")
             gone = left.get(index)
-            counts = seat.get("counts", {}) if gone is None else message_counts(gone.get("messages") or [])
-            cells: list[RenderableType] = [
-                Text("★" if index in winners else " "), plain(words.seat_name(seats, index, me)),
-                plain(words.identity(seat.get("identity"))), counts_text(counts, words, app.mono),
-                plain(how_it_ended(seat, gone, seats, me, words))]
-            if with_characters:
-                cells.insert(2, character_line(seat.get("character"), words))
-            table.add_row(*cells)
-        parts.append(table)
+            entries.append({
+                "star": "★" if index in winners else " ", "name": plain(words.seat_name(seats, index, me)),
+                "character": seat.get("character") if with_characters else None,
+                "identity": plain(words.identity(seat.get("identity"))),
+                "counts": seat.get("counts", {}) if gone is None else message_counts(gone.get("messages") or []),
+                "how": how_it_ended(seat, gone, seats, me, words)})
+        # The block's width: the screen less the block's padding and a scroll bar's room.
+        parts += identity_rows(entries, words, app.mono, max(40, app.size.width - 6))
         for task in ending.get("tasks") or []:
             if isinstance(task, dict):
                 parts.append(task_text(task, seats, me, words))

@@ -4,12 +4,16 @@ Textual's footer recomposes all its keys whenever the screen's bindings are sign
 (a screen shown again, focus moved, a binding's check changed), though most often the same keys
 come back. Each recompose mounts a dozen widgets and styles them: about a third of the time
 opening or closing help took. This one keeps its keys while the list it would show is the same.
+
+Keys are named in words (`Enter`, `Esc`, `PgUp`: keys.py); where they would not all fit the line
+the footer takes Textual's compact style (one space less round each key) rather than lose one.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -33,4 +37,18 @@ class GameFooter(Footer):
     def compose(self) -> Any:
         if self._bindings_ready and self.is_attached:
             self._shown = self.shown_keys(self.screen)
+            self.fit()
         return super().compose()
+
+    def on_resize(self) -> None:
+        self.fit()
+
+    def fit(self) -> None:
+        """Compact only when the keys at their usual spacing (a space each side of the key, one
+        after the description) would not fit the width."""
+        by_action = {action: (key, display, description) for key, display, description, action, *_ in
+                     reversed(self._shown or ())}  # one key per action, as Footer.compose shows them
+        wide = sum(cell_len(str(display or key)) + cell_len(str(description)) + 3
+                   for key, display, description in by_action.values())
+        width = self.size.width or self.app.size.width
+        self.compact = wide > width

@@ -73,21 +73,42 @@ def keep_names(text: Text, names: list[str], width: int) -> list[Text]:
 class MessagePath(FixedLines, Static):
     """`密电 · 老王传出 · 向右传（逆时针）` over `老王 → Alice → [✉小李] → ~~Bob~~ → 老王` and its face."""
 
+    #: (what it was built from) -> (lines, rows) for the widths the ring asked about.
+    _built: dict[object, tuple[list[Text], int]]
+
+    def count(self, state: ClientState, words: Words, mono: bool, width: int) -> int:
+        """Rows the route takes at `width` (the ring plans with it before choosing one)."""
+        return self.build(state, words, mono, width)[1]
+
     def show(self, state: ClientState, words: Words, mono: bool = False, width: int = 40) -> None:
-        """Drawn again only when the view, the words or the width changed (a key press redraws nothing here)."""
-        width = self.content_region.width or width
+        """Drawn at the width the ring chose; again only when the view, the words or the width changed."""
         key = (id(state.view), words.lang, mono, width, len(state.seats))
         if key == self._shown:
             return
         self._shown = key
-        self.measured = self.content_region.width
+        lines, rows = self.build(state, words, mono, width)
+        self.set_lines(rows)
+        self.update(Group(*lines), layout=False)
+
+    def current_width(self) -> int:
+        return 0  # drawn at the width the ring planned, not the one layout gives: nothing to measure again
+
+    def build(self, state: ClientState, words: Words, mono: bool, width: int) -> tuple[list[Text], int]:
+        key = (id(state.view), words.lang, mono, width, len(state.seats))
+        built = getattr(self, "_built", {})
+        if key not in built:
+            if len(built) > 8:
+                built = {}
+            built[key] = self.lines_at(state, words, mono, max(10, width))
+            self._built = built
+        return built[key]
+
+    def lines_at(self, state: ClientState, words: Words, mono: bool, width: int) -> tuple[list[Text], int]:
         view = state.view or {}
         seats, me = state.seats, state.seat
         m = view.get("message")
         if not isinstance(m, dict):
-            self.set_lines(1)
-            self.update(Text(words("no_message"), style="dim"), layout=False)
-            return
+            return [Text(words("no_message"), style="dim")], 1
 
         def name(s: object) -> str:
             return words.seat_name(seats, s, me)
@@ -128,10 +149,11 @@ class MessagePath(FixedLines, Static):
         if origin is not None and origin not in (position, m.get("sender"), before):
             path.append_text(plain("  " + words("came_from", origin=name(origin)), style="italic"))
         face = Text(words("message_face") + " ", style="bold")
-        face.append_text(card_text(m.get("card"), words, mono))
-        # Broken at spaces between names, never inside one: `Bot` over `3` reads as two seats.
+        card = card_text(m.get("card"), words, mono)
+        face.append_text(card)
+        # Broken at spaces between names, never inside one (`Bot` over `3` reads as two seats), nor
+        # inside the card's name (`Send Back [red·Text]`).
         names = [name(i) for i in range(len(seats))]
-        lines = [*keep_names(head, names, max(10, width)), *keep_names(path, names, max(10, width)), face]
-        face.overflow = "fold"
-        self.set_lines(sum(len(line.wrap(measure_console(), max(10, width))) for line in lines))
-        self.update(Group(*lines), layout=False)
+        lines = [*keep_names(head, names, width), *keep_names(path, names, width),
+                 *keep_names(face, [card.plain], width)]
+        return lines, sum(len(line.wrap(measure_console(), width)) for line in lines)

@@ -20,17 +20,18 @@ def colour_style(colour: object, mono: bool) -> str:
 
 
 def card_text(face: Mapping[str, Any] | None, words: Words, mono: bool = False) -> Text:
-    """`锁定[红·直达]` with the colour letter styled; a face-down card as a plain label."""
+    """`锁定[红·直达]` (`Lock [red·Direct]`) with the colour styled; a face-down card as a plain label."""
     if not face or "colour" not in face:
         return Text(words.card(face) if face else words("face_down"), style="italic")
     colour = face["colour"]
-    text = Text(words.function(face.get("function", "?")))
+    gap = words("bracket_gap")
+    text = Text(words.function(face.get("function", "?")) + gap)
     text.append("[")
     text.append(words.colour_word(colour), style=colour_style(colour, mono))
     text.append("·" + words.method(face.get("method", "?")) + "]")
     tag = words.probe_tag(face)
     if tag:
-        text.append(tag, style="italic")
+        text.append(gap + tag, style="italic")
     return text
 
 
@@ -56,11 +57,12 @@ CHIP_STYLE = {"red": "bold white on red", "blue": "bold white on blue", "black":
 MONO_CHIP_STYLE = {"red": "bold reverse", "blue": "underline reverse", "black": "reverse"}
 
 
-def chips_text(counts: Mapping[str, Any], words: Words, mono: bool = False, short: bool = True) -> Text:
+def chips_text(counts: Mapping[str, Any], words: Words, mono: bool = False, short: bool = True,
+               colours: tuple[str, ...] = ("red", "blue", "black")) -> Text:
     """`red 1 blue 0 black 2` (`short`: `R1 B0 Bk2`; Chinese `红1 蓝0 黑2` either way), each colour a
     mark on its own colour (none held: dim), the colour always written too."""
     text = Text()
-    for i, colour in enumerate(("red", "blue", "black")):
+    for i, colour in enumerate(colours):
         if i:
             text.append(" ")
         n = int(counts.get(colour, 0) or 0)
@@ -77,9 +79,14 @@ class Remeasured:
 
     measured = 0
 
+    def current_width(self) -> int:
+        """The width its line count depends on."""
+        widget: Any = self
+        return int(widget.content_region.width)
+
     def on_resize(self) -> None:
         widget: Any = self
-        if widget.content_region.width != self.measured:
+        if self.current_width() != self.measured:
             fit = getattr(widget.screen, "fit_ring", None)
             if fit is not None:
                 widget.call_after_refresh(fit)

@@ -7,6 +7,7 @@ message passes right. The message's route, the stack and our own seat fill the m
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from textual.app import ComposeResult
@@ -35,13 +36,6 @@ def placement(n: int, anchor: int) -> tuple[list[int], list[int], list[int]]:
     return order[:right], order[right:right + top], order[right + top:]
 
 
-#: Rows a seat box takes without and with its frame.
-SEAT_ROWS = 3
-BOXED_ROWS = 5
-#: Rows of the message's route (method and way, route, face) and its tight form.
-PATH_ROWS = 3
-
-
 #: Seat places on the ring: at most four along the top and two on each side (nine seats).
 TOP_SLOTS = 4
 SIDE_SLOTS = 2
@@ -52,9 +46,6 @@ class Ring(Widget):
     in its place for the number of seats and our own (a new game, a renumbering) and hides the
     places nobody takes. The box showing seat `i` has the class `seat-i`."""
 
-    #: The most lines a seat box took at the last `show` (three unless a name wraps), framed and not.
-    seat_lines = SEAT_ROWS
-    plain_lines = SEAT_ROWS
     #: Our seat's box gave way (a very short screen): the hand panel's title carries its facts.
     merged = False
 
@@ -112,38 +103,29 @@ class Ring(Widget):
             column.display = sides
         self.query_one(".ring-top").display = bool(self.on_top)
 
-    def rows_needed(self, boxed: bool, gap: bool, stack_lines: int, wide: bool, path_lines: int = PATH_ROWS,
-                    tight: bool = False, with_me: bool = True) -> int:
-        """Screen rows this ring takes in a mode (seats as their usual three or five lines; `tight`:
-        no blank line between the seats of a side)."""
-        seat = self.seat_lines + BOXED_ROWS - SEAT_ROWS if boxed else self.plain_lines
-        side = max(len(self.on_left), len(self.on_right))
-        side_rows = side * seat + (max(0, side - 1) if not boxed and not tight else 0)
-        message = max(path_lines, stack_lines) if wide else path_lines + stack_lines
-        center = message + (seat if self.n and with_me else 0)
-        return (seat + int(gap) if self.on_top else 0) + max(side_rows, center)
-
     def show(self, state: ClientState, words: Words, mono: bool, notes: dict[int, str], room: int,
              wide: bool, most: int | None = None) -> None:
-        """Draw every seat and the message; choose frames and gaps from the `room` (rows) given.
-        When even the tightest ring needs more, it takes up to `most` rows (the log gives them up):
-        a seat is never cut."""
+        """Draw every seat and the message; choose frames, gaps, each box's form and where the
+        stack goes from the `room` (rows) given. When even the tightest ring needs more, it takes up
+        to `most` rows (the log gives them up): a seat is never cut.
+
+        `wide`: the screen has the columns for the stack beside the route; it goes there unless the
+        route would wrap there and not under it."""
         view = state.view or {}
         seats = state.seats
         self.place(len(seats), state.seat)
         characters = any(s.get("character") for s in seats)
         countdowns = state.countdowns()
         m = view.get("message") if isinstance(view.get("message"), dict) else None
-        stack_lines = 1 + len(view.get("stack") or [])
-        # The middle's width: two shares of four when there are sides, less the padding.
-        width = self.size.width or self.app.size.width
-        center = (width // 2 if self.on_left or self.on_right else width) - 2
         found = self.query(MessagePath)
         if not found:  # asked to draw before its children are mounted: the next refresh draws it
             return
         path = found.first()
-        path.show(state, words, mono, width=center // 2 if wide else center)
-        lines = path.lines
+        stack = self.query_one(StackView)
+        # The middle's width: two shares of four when there are sides; the route and stack's padding.
+        width = self.size.width or self.app.size.width
+        column = width // 2 if self.on_left or self.on_right else width
+        full, half = max(10, column - 2), max(10, column // 2 - 2)
         for seat in seats:
             index = seat.get("index")
             if not isinstance(index, int):
@@ -155,40 +137,113 @@ class Ring(Widget):
                      over=bool(view.get("over")), countdown=countdowns.get(index, False) if index in countdowns
                      else False, note=notes.get(index), holder=m is not None and m.get("position") == index,
                      sender=m is not None and m.get("sender") == index, characters=characters, mono=mono,
-                     hint=center if index == self.bottom else 18)
-        self.seat_lines = max([SEAT_ROWS, *(b.lines for b in self.boxes.values())])
-        self.plain_lines = max([SEAT_ROWS, *(b.plain_lines for b in self.boxes.values())])
-        boxed = self.rows_needed(True, False, stack_lines, wide, lines) <= room
-        gap = not boxed and self.rows_needed(False, True, stack_lines, wide, lines) <= room
-        tight = not boxed and not gap and self.rows_needed(False, False, stack_lines, wide, lines) > room
-        # Tighter still, our own seat moves into the hand panel's title (it sits right below).
-        self.merged = tight and self.rows_needed(False, False, 1, wide, lines, tight=True) > room
-        if tight:
-            need = self.rows_needed(False, False, 1, wide, lines, tight=True, with_me=not self.merged)
-            room = max(room, min(most or room, need))
+                     hint=self.hint(index, width, column))
+        path_lines = {False: path.count(state, words, mono, full)}
+        stack_rows = {False: stack.need(state, words, mono, full)}
+        arrangements = [False]
+        if wide:
+            path_lines[True] = path.count(state, words, mono, half)
+            stack_rows[True] = stack.need(state, words, mono, half)
+            arrangements = [True, False] if path_lines[True] <= path_lines[False] else [False, True]
+        plan = self.plan(room, arrangements, path_lines, stack_rows)
+        if plan is None and most is not None and most > room:
+            room = most
+            plan = self.plan(room, arrangements, path_lines, stack_rows)
+        if plan is None:  # nothing fits even so: the tightest, cut at the bottom
+            plan = Plan(arrangements[-1], False, False, True, True, dict.fromkeys(self.boxes, False))
+        self.merged = plan.merged
         if self.n and self.bottom in self.boxes:
-            self.boxes[self.bottom].display = not self.merged
+            self.boxes[self.bottom].display = not plan.merged
         if self.styles.max_height != Scalar.from_number(max(3, room)):
             self.styles.max_height = max(3, room)
-        for box in self.boxes.values():
-            box.fit(BOXED_ROWS - SEAT_ROWS if boxed else 0)
-        self.set_class(boxed, "-boxed")
-        self.set_class(gap, "-gap")
-        self.set_class(tight, "-tight")
-        self.set_class(wide, "-wide")
+        for index, box in self.boxes.items():
+            box.use(plan.roomy.get(index, False), plan.boxed)
+        self.set_class(plan.boxed, "-boxed")
+        self.set_class(plan.gap, "-gap")
+        self.set_class(plan.tight, "-tight")
+        self.set_class(plan.beside, "-wide")
+        path.show(state, words, mono, width=half if plan.beside else full)
         # The stack gets the rows the rest of the ring leaves (its newest entries first).
-        others = self.rows_needed(boxed, gap, 0, wide, 0, tight=tight, with_me=not self.merged)
-        stack = self.query_one(StackView)
-        stack.show(state, words, mono, max_lines=max(1, room - others - (0 if wide else lines)))
+        others = self.rows(plan, 0, 0)
+        lines = path.lines
+        stack.show(state, words, mono, max_lines=max(1, room - others - (0 if plan.beside else lines)),
+                   width=half if plan.beside else full)
         # Our seat sits at the bottom of the ring: level with the lowest seats of the sides.
         if self.n and self.bottom in self.boxes:
-            frame = BOXED_ROWS - SEAT_ROWS if boxed else 0
-            side = max(len(self.on_left), len(self.on_right))
-            seat_rows = self.seat_lines + frame if boxed else self.plain_lines
-            side_rows = side * seat_rows + (max(0, side - 1) if not boxed and not tight else 0)
-            message = max(lines, stack.lines) if wide else lines + stack.lines
             mine = self.boxes[self.bottom]
-            drop = max(0, side_rows - message - (mine.lines + frame if boxed else mine.plain_lines))
-            box = self.boxes[self.bottom]
-            if box.styles.margin.top != drop:
-                box.styles.margin = (drop, 0, 0, 0)
+            side_rows = max(self.side_rows(plan, self.on_left), self.side_rows(plan, self.on_right))
+            message = max(lines, stack.lines) if plan.beside else lines + stack.lines
+            drop = max(0, side_rows - message - mine.rows(plan.roomy.get(self.bottom, False), plan.boxed))
+            if mine.styles.margin.top != drop:
+                mine.styles.margin = (drop, 0, 0, 0)
+
+    def hint(self, index: int, width: int, column: int) -> int:
+        """The unframed width a box will have once laid out (see ring.tcss), to count with before."""
+        if index == self.bottom:
+            outer = min(column, 61)
+        elif index in self.on_top:
+            outer = min(45, width // max(1, len(self.on_top)))
+        else:
+            outer = width // 4
+        return max(8, outer - 3)
+
+    def side_rows(self, plan: Plan, side: list[int]) -> int:
+        gaps = max(0, len(side) - 1) if not plan.boxed and not plan.tight else 0
+        return sum(self.boxes[i].rows(plan.roomy.get(i, False), plan.boxed) for i in side if i in self.boxes) + gaps
+
+    def rows(self, plan: Plan, path_lines: int, stack_rows: int) -> int:
+        """Screen rows the ring takes with this plan and a message of these rows."""
+        top = max((self.boxes[i].rows(plan.roomy.get(i, False), plan.boxed) for i in self.on_top if i in self.boxes),
+                  default=0)
+        message = max(path_lines, stack_rows) if plan.beside else path_lines + stack_rows
+        me = self.boxes.get(self.bottom) if self.n and not plan.merged else None
+        center = message + (me.rows(plan.roomy.get(self.bottom, False), plan.boxed) if me is not None else 0)
+        return (top + int(plan.gap) if self.on_top else 0) + max(
+            self.side_rows(plan, self.on_left), self.side_rows(plan, self.on_right), center)
+
+    def plan(self, room: int, arrangements: list[bool], path_lines: dict[bool, int],
+             stack_rows: dict[bool, int]) -> Plan | None:
+        """The first plan that fits `room`, in this order of preference: every box in words (framed,
+        then a blank under the top row, then neither); then the same shapes and the tight ones (no
+        blank between side seats; our seat's facts in the hand panel's title) with the short forms,
+        each box taking its words back where the rows allow (our seat, the top row, side pairs).
+        Frames and gaps are worth less than words; the stack's entries all fit unless tight."""
+        groups = [[self.bottom]] if self.n else []
+        groups += [self.on_top] if self.on_top else []
+        groups += [list(pair) for pair in zip(self.on_left, reversed(self.on_right), strict=False)]
+        shapes = [(True, False, False, False), (False, True, False, False), (False, False, False, False)]
+
+        def fits(plan: Plan) -> bool:
+            stack = 1 if plan.tight else stack_rows[plan.beside]
+            return self.rows(plan, path_lines[plan.beside], stack) <= room
+
+        for beside in arrangements:
+            for boxed, gap, tight, merged in shapes:
+                plan = Plan(beside, boxed, gap, tight, merged, dict.fromkeys(self.boxes, True))
+                if fits(plan):
+                    return plan
+        for beside in arrangements:
+            for boxed, gap, tight, merged in [*shapes, (False, False, True, False), (False, False, True, True)]:
+                plan = Plan(beside, boxed, gap, tight, merged, dict.fromkeys(self.boxes, False))
+                if not fits(plan):
+                    continue
+                for group in groups:
+                    better = Plan(beside, boxed, gap, tight, merged, {**plan.roomy, **dict.fromkeys(group, True)})
+                    if fits(better):
+                        plan = better
+                return plan
+        return None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How the ring is drawn: the stack `beside` the route (or under it), seats `boxed` (framed),
+    a `gap` under the top row, `tight` (no blank between side seats), our seat `merged` into the
+    hand panel's title, and which boxes are `roomy` (every field in words)."""
+
+    beside: bool
+    boxed: bool
+    gap: bool
+    tight: bool
+    merged: bool
+    roomy: dict[int, bool]

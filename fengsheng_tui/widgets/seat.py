@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
@@ -48,50 +48,6 @@ def character_line(character: Mapping[str, Any] | None, words: Words, width: int
     return text
 
 
-def facts_text(seat: Mapping[str, Any], words: Words, status: Text, mono: bool, width: int) -> Text:
-    """`✗dead Latent 3 cards red 0 blue 1 black 2 [locked]`; the counts as `R0 B1 Bk2` when the
-    words would not fit `width` on the hand size's line (a flag may wrap to the next line)."""
-    facts = Text(words.cards(seat.get("hand_count", 0)) + " ")
-    counts = seat.get("counts", {})
-    chips = chips_text(counts, words, mono, short=False)
-    if facts.cell_len + chips.cell_len > width:
-        chips = chips_text(counts, words, mono)
-    facts.append_text(chips)
-    if status:
-        # The status ends its own line when it would not leave the hand size whole on the next.
-        gap = " " if status.cell_len + facts.cell_len < width else "\n"
-        facts = Text.assemble(status, gap, facts)
-    return facts
-
-
-def add_flags(seat: Mapping[str, Any], words: Words, lines: tuple[Text, Text], width: int) -> None:
-    """`[locked]` / `[lured away]` at the end of the first of the box's lines (second, facts) where
-    the words fit without a wrap; else as the short mark (`[L]`, `[S]`) where that fits; else in
-    words on the facts line, wrapping it (the help explains the short marks)."""
-    flags = [word for flag, word in (("locked", "locked"), ("skipped", "skipped"), ("auto", "auto_mark"))
-             if seat.get(flag) is True]
-    if not flags:
-        return
-
-    def last_row(text: Text) -> int:
-        return text.wrap(measure_console(), width)[-1].cell_len if text.plain else 0
-
-    for short in (False, True):
-        marks = " ".join(f"[{words(flag + '_short' if short else flag)}]" for flag in flags)
-        for line in lines:
-            if last_row(line) + 1 + len(marks) <= width:
-                break
-        else:
-            continue
-        break
-    else:
-        line = lines[1]
-        marks = " ".join(f"[{words(flag)}]" for flag in flags)
-    if line.plain:
-        line.append(" ")
-    line.append(marks, style="reverse")
-
-
 def status_text(seat: Mapping[str, Any], words: Words, show_identity: bool) -> Text:
     """`dead 潜伏战线`, `offline`, or nothing for a seat alive and present."""
     if seat.get("online") is False:
@@ -108,19 +64,141 @@ def status_text(seat: Mapping[str, Any], words: Words, show_identity: bool) -> T
     return text
 
 
+def pack(units: list[Text], width: int) -> list[Text]:
+    """`units` joined by spaces into lines of `width` cells, a unit never broken across lines
+    (`3 cards`, `red 0`, `[locked]`); only a unit wider than a whole line folds."""
+    lines: list[Text] = []
+    line = Text()
+    for unit in units:
+        if not unit.plain:
+            continue
+        if line.plain and line.cell_len + 1 + unit.cell_len > width:
+            lines.append(line)
+            line = Text()
+        if line.plain:
+            line.append(" ")
+        line.append_text(unit)
+    if line.plain or not lines:
+        lines.append(line)
+    for done in lines:
+        done.overflow = "fold"
+    return lines
+
+
+def rows(lines: list[Text], width: int) -> int:
+    """Screen rows these lines take at `width` (a unit wider than the line folds)."""
+    return sum(len(line.wrap(measure_console(), width)) if line.cell_len > width else 1 for line in lines)
+
+
+def words_of(text: Text) -> list[Text]:
+    """A text's words as units, each keeping its style: a long name may break between words only."""
+    return [part for part in text.split(" ") if part.plain] if " " in text.plain else [text]
+
+
+def chip_units(counts: Mapping[str, Any], words: Words, mono: bool, short: bool, width: int) -> list[Text]:
+    """The three counts as one unit where a line holds them together, else one unit per colour."""
+    chips = chips_text(counts, words, mono, short=short)
+    if chips.cell_len <= width:
+        return [chips]
+    return [chips_text(counts, words, mono, short=short, colours=(c,)) for c in ("red", "blue", "black")]
+
+
+def seat_body(seat: Mapping[str, Any], words: Words, *, head: Text, right: Text, status: Text, characters: bool,
+              mono: bool, width: int, roomy: bool) -> tuple[list[Text], list[Text], Text]:
+    """The box's lines under its name at `width`: (second lines, facts lines, the name's line).
+
+    `roomy`: every field in words (`3 cards` / `red 0 blue 0 black 0`, `· male`, `[locked]`), each
+    on a line of its own where the one before is full; otherwise the short forms (`R0 B0 Bk0`,
+    `·M`, `[L]`) wherever the words would take another line. Nothing is ever cut."""
+    name_width = width - right.cell_len - (1 if right else 0)
+    head = head.copy()
+    # Second: the character (whole, wrapped between its words) with its gender, or the status.
+    if characters:
+        found = seat.get("character")
+        character: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+        second_units = words_of(Text(words.character(character), style="" if character.get(
+            "face_up", True) else "italic")) if character else []
+        gender = words.gender(character.get("gender"))
+        if gender:
+            # The gender goes with the name's last word: never `· male` alone at a line's start.
+            worded = second_units[-1].copy() if second_units else Text()
+            worded.append(("· " if not second_units else " · ") + gender, style="dim")
+            free = len(pack([*second_units[:-1], worded], width)) == len(pack(second_units, width))
+            if words.lang == "en" and (roomy or free) and worded.cell_len <= width:
+                second_units[-1:] = [worded]
+            else:
+                mark = Text("·" + words.gender(character.get("gender"), short=True), style="dim")
+                if second_units:
+                    last = second_units[-1].copy()
+                    last.append_text(mark)
+                    second_units[-1] = last
+                else:
+                    second_units.append(mark)
+        lead = words_of(status) if status.plain else []
+    else:
+        second_units = words_of(status) if status.plain else [Text(words("alive"), style="dim")]
+        lead = []
+    # Facts: status (with characters), the hand's size, the counts.
+    cards = Text(words.cards(seat.get("hand_count", 0)))
+    counts = seat.get("counts", {})
+    worded = chips_text(counts, words, mono, short=False)
+    base = pack([*lead, cards], width)
+    short = not roomy and base[-1].cell_len + 1 + worded.cell_len > width
+    facts_units = [*lead, cards, *chip_units(counts, words, mono, short, width)]
+    second, facts = pack(second_units, width), pack(facts_units, width)
+    # Flags: at the end of a line with room; short marks only where the words would take a line.
+    flags = [word for flag, word in (("locked", "locked"), ("skipped", "skipped"), ("auto", "auto_mark"))
+             if seat.get(flag) is True]
+    if flags:
+        places = [(second, width), (facts, width), ([head], name_width)]
+        chosen = None
+        for use_short in ((False,) if roomy else (False, True)):
+            marks = " ".join(f"[{words(f + '_short' if use_short else f)}]" for f in flags)
+            chosen = next((lines for lines, cells in places if lines[-1].cell_len + 1 + len(marks) <= cells), None)
+            if chosen is not None:
+                break
+        mark = Text(" ".join(f"[{words(f + '_short' if use_short else f)}]" for f in flags), style="reverse")
+        if chosen is None:
+            facts.append(mark)
+        else:
+            chosen[-1].append(" ")
+            chosen[-1].append_text(mark)
+    return second, facts, head
+
+
 class SeatBox(Remeasured, Static):
     """A seat on the ring; the table sets its classes: -me, -current, -holder (the message is
-    here), -your-move (our prompt is open), -out (dead or lost), -skipped."""
+    here), -your-move (our prompt is open), -out (dead or lost), -skipped.
+
+    `show` lays the seat out four ways, roomy (every field in words) or compact (short forms
+    where words would take a line), framed or not, each with the rows it takes; the ring, which
+    knows the rows it has, chooses one per box with `use`."""
 
     _shown: object = None
+    #: (roomy, framed) -> (what to draw, rows it takes).
+    forms: dict[tuple[bool, bool], tuple[RenderableType, int]]
+    #: The form drawn now.
+    chosen: tuple[bool, bool] | None = None
 
     def forget(self) -> None:
         """The box shows another seat now: draw it afresh at the next `show`."""
         self._shown = None
-    #: Lines the last `show` drew in a frame (a long name or character wraps), and without one
-    #: (two cells wider): the ring plans its rows from them.
-    lines = 3
-    plain_lines = 3
+        self.chosen = None
+
+    def current_width(self) -> int:
+        """The cells the box and its right margin take: the same framed or not (see `widths`)."""
+        return self.region.width + self.styles.margin.right if self.region.width else 0
+
+    def widths(self, hint: int) -> tuple[int, int]:
+        """Content cells framed and unframed: a frame and its padding take two cells each side;
+        unframed, the padding and the margin on the right three. `hint`: the unframed width to
+        count with while the box has none (hidden, not laid out yet)."""
+        outer = self.current_width() or hint + 3
+        return max(8, outer - 4), max(8, outer - 3)
+
+    def rows(self, roomy: bool, framed: bool) -> int:
+        """Rows the box takes in that form, its frame included."""
+        return self.forms[(roomy, framed)][1] + (2 if framed else 0)
 
     def show(self, seat: Mapping[str, Any], words: Words, *, me: int | None, seats: list[dict[str, Any]],
              current: object, over: bool, countdown: int | None | bool, note: str | None, holder: bool,
@@ -129,19 +207,19 @@ class SeatBox(Remeasured, Static):
         prompted). `hint`: the width to count with while the box has none (hidden, not laid out)."""
         index = seat.get("index")
         out = not seat.get("alive", True) or bool(seat.get("lost"))
-        # Counted framed and unframed (the ring puts frames on or off after counting), the text
-        # chosen for the framed width: the same words either way.
-        framed = self.styles.border_left[0] not in ("", "none", "hidden")
-        width = max(8, (self.content_region.width or hint) - (0 if framed else 2))
-        key = (dict(seat), words.lang, me, current, over, countdown, note, holder, sender, characters, mono, width)
+        framed_width, plain_width = self.widths(hint)
+        key = (dict(seat), words.lang, me, current, over, countdown, note, holder, sender, characters, mono,
+               framed_width)
         self.set_class(index == me, "-me")
         self.set_class(index == current and not over, "-current")
         self.set_class(holder, "-holder")
         self.set_class(out, "-out")
         self.set_class(bool(seat.get("skipped")), "-skipped")
+        self.measured = self.current_width()
         if key == self._shown:
             return
         self._shown = key
+        self.chosen = None
         head = Text()
         head.append("▶ " if index == current and not over else "", style="bold")
         if holder:
@@ -154,29 +232,28 @@ class SeatBox(Remeasured, Static):
         right = Text()
         if countdown is not False:
             right.append("⏳" + (words("countdown", s=countdown) if countdown is not None else "…"), style="bold")
-        top = Table.grid(expand=True)
-        top.add_column(ratio=1, overflow="fold")
-        top.add_column(no_wrap=True, justify="right")
-        top.add_row(head, right)
         # Our own identity is in the status bar while we play; once out (or over) our seat says it too.
         show_identity = index != me or out or over
         status = status_text(seat, words, show_identity)
-        if characters:
-            second = character_line(seat.get("character"), words, width)
-        else:
-            second = status if status else Text(words("alive"), style="dim")
-        lead = status if characters else Text()
-        facts = facts_text(seat, words, lead, mono, width)
-        add_flags(seat, words, (second, facts), width)
-        second.overflow = "fold"
-        facts.overflow = "fold"
-        self.measured = self.content_region.width
-        self.lines = 1 + sum(len(t.wrap(measure_console(), width)) for t in (second, facts))
-        self.plain_lines = 1 + sum(len(t.wrap(measure_console(), width + 2)) for t in (second, facts))
-        self.update(Group(top, second, facts), layout=False)
+        self.forms = {}
+        for framed, width in ((True, framed_width), (False, plain_width)):
+            for roomy in (True, False):
+                second, facts, name = seat_body(seat, words, head=head, right=right, status=status,
+                                                characters=characters, mono=mono, width=width, roomy=roomy)
+                name.overflow = "fold"
+                top = Table.grid(expand=True)
+                top.add_column(ratio=1, overflow="fold")
+                top.add_column(no_wrap=True, justify="right")
+                top.add_row(name, right)
+                name_rows = len(name.wrap(measure_console(), max(1, width - right.cell_len - (1 if right else 0))))
+                self.forms[(roomy, framed)] = (Group(top, *second, *facts),
+                                               name_rows + rows(second, width) + rows(facts, width))
 
-    def fit(self, frame: int) -> None:
-        """A fixed height, its lines and the `frame` rows of a border: no measuring at each layout."""
-        height = (self.lines if frame else self.plain_lines) + frame
+    def use(self, roomy: bool, framed: bool) -> None:
+        """Draw the form the ring chose, at a fixed height (no measuring at each layout)."""
+        if self.chosen != (roomy, framed):
+            self.chosen = (roomy, framed)
+            self.update(self.forms[(roomy, framed)][0], layout=False)
+        height = self.rows(roomy, framed)
         if self.styles.height is None or self.styles.height.value != height:
             self.styles.height = height

@@ -30,23 +30,42 @@ def entry_text(depth: int, item: dict[str, object], state: ClientState, words: W
     return line
 
 
+def entry_lines(depth: int, item: dict[str, object], state: ClientState, words: Words, mono: bool,
+                width: int) -> list[Text]:
+    """An entry's lines at `width`, broken between names and cards, never inside one."""
+    from .message_path import keep_names
+
+    whole = [words.seat_name(state.seats, i, state.seat) for i in range(len(state.seats))]
+    whole += [card_text(c, words, mono).plain for c in (item.get("card"), item.get("target_card")) if isinstance(c, dict)]
+    entry = entry_text(depth, item, state, words, mono)
+    return [row for line in keep_names(entry, whole, width) for row in line.wrap(measure_console(), width)]
+
+
 class StackView(FixedLines, Static):
-    def show(self, state: ClientState, words: Words, mono: bool = False, max_lines: int | None = None) -> None:
+    def need(self, state: ClientState, words: Words, mono: bool, width: int) -> int:
+        """Rows every entry takes at `width`, with the title line (the ring plans with it)."""
         stack = (state.view or {}).get("stack") or []
-        width = max(10, self.content_region.width or 30)
+        return 1 + sum(len(entry_lines(i, item, state, words, mono, width)) for i, item in enumerate(stack))
+
+    def current_width(self) -> int:
+        return 0  # drawn at the width the ring planned (see MessagePath)
+
+    def show(self, state: ClientState, words: Words, mono: bool = False, max_lines: int | None = None,
+             width: int = 30) -> None:
+        stack = (state.view or {}).get("stack") or []
+        width = max(10, width)
         key = (id(state.view), words.lang, mono, max_lines, width)
         if key == self._shown:
             return
         self._shown = key
-        self.measured = self.content_region.width
         title = Text(words("stack") + ": ", style="bold")
         if not stack:
             title.append(words("stack_empty"), style="dim")
             self.set_lines(1)
             self.update(title, layout=False)
             return
-        entries = [entry_text(i, item, state, words, mono) for i, item in enumerate(stack)]
-        heights = [len(e.wrap(measure_console(), width)) for e in entries]
+        entries = [entry_lines(i, item, state, words, mono, width) for i, item in enumerate(stack)]
+        heights = [len(e) for e in entries]
         room = max(1, (max_lines or 10_000) - 1)
         shown = len(entries)
         while shown > 1 and sum(heights[-shown:]) > room:
@@ -55,4 +74,4 @@ class StackView(FixedLines, Static):
         if hidden:
             title.append(words("more_entries", n=hidden), style="dim")
         self.set_lines(1 + sum(heights[-shown:]))
-        self.update(Group(title, *entries[hidden:]), layout=False)
+        self.update(Group(title, *(line for entry in entries[hidden:] for line in entry)), layout=False)

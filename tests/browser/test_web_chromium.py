@@ -14,7 +14,7 @@ from .cdp import Chromium, Page
 from .conftest import Host, need_chromium
 
 #: A prompt of ours is on screen: the footer offers to pass or confirm.
-OUR_PROMPT = re.compile(r"空格 ?放弃|⏎ 确认")
+OUR_PROMPT = re.compile(r"空格 ?放弃|回车 ?确认")
 
 
 async def sit_down(page: Page, url: str, name: str) -> str:

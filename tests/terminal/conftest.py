@@ -431,7 +431,7 @@ def play_until_over(pane: Pane, lang: str, timeout: float = 40.0) -> tuple[str, 
     deadline = time.monotonic() + timeout
     answers = attempt = 0
     screen = pane.capture()
-    while winners not in screen and "⏎ quit" not in screen:
+    while winners not in screen and "Enter quit" not in screen and "回车 退出" not in screen:
         if time.monotonic() > deadline:
             raise AssertionError(f"no game over after {timeout} s and {answers} answers; screen:\n{screen}")
         kind = open_prompt(screen, lang)

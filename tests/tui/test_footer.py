@@ -40,7 +40,7 @@ async def test_space_is_offered_only_where_it_passes() -> None:
     send = prompted("send")
     assert not any(o.verb == "pass" for o in send.prompts[0].options)
     text, _ = await footer_of(send)
-    assert "Space" not in text.splitlines()[-1] and "1-9 card" in text.splitlines()[-1]
+    assert "Space" not in text.splitlines()[-1] and "1–9 card" in text.splitlines()[-1]
 
 
 async def test_a_key_bound_to_nothing_says_so() -> None:

@@ -224,7 +224,7 @@ async def test_footer_and_target_hints_read_naturally() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press(digit)
-        await wait_until(pilot, lambda: "Arrows or a/s/d pick a target" in screen_text(app))
+        await wait_until(pilot, lambda: "←/→ or a/s/d pick a target" in screen_text(app))
 
 
 async def test_a_dead_you_row_shows_your_identity() -> None:

@@ -210,7 +210,7 @@ def test_the_replay_follows_every_hand_and_message_and_the_phase(seed: int, char
 # ------------------------------------------------------------------ 4. words
 
 
-@pytest.mark.parametrize(("lang", "expected"), [("en", "Player(you)'s First Move takes effect"),
+@pytest.mark.parametrize(("lang", "expected"), [("en", "Player (you)'s First Move takes effect"),
                                                 ("zh", "Player(你)的先机生效")])
 def test_a_skill_taking_effect_is_named_in_the_language(lang: str, expected: str) -> None:
     seats = [{"name": "Player"}, {"name": "Bot 1"}]
@@ -224,7 +224,7 @@ def test_one_card_is_singular() -> None:
     assert words.event({"kind": "drew", "seat": 1, "count": 1}, seats, 0) == "Bot 4 drew 1 card"
     assert words.event({"kind": "drew", "seat": 1, "count": 2}, seats, 0) == "Bot 4 drew 2 cards"
     assert words.event({"kind": "cards_taken", "seat": 0, "source": 1, "count": 1}, seats, 0) \
-        == "Player(you) takes 1 card from Bot 4's hand"
+        == "Player (you) takes 1 card from Bot 4's hand"
 
 
 async def test_the_receive_decision_footer_offers_only_the_keys_that_work() -> None:
@@ -235,7 +235,7 @@ async def test_the_receive_decision_footer_offers_only_the_keys_that_work() -> N
         await pilot.pause()
         footer = screen_text(app).splitlines()[-1]
         assert "confirm" in footer and "Space" in footer
-        assert "1-9" not in footer and "target" not in footer
+        assert "1–9" not in footer and "target" not in footer
 
 
 async def test_the_help_puts_the_replay_keys_under_their_own_heading() -> None:
@@ -247,9 +247,9 @@ async def test_the_help_puts_the_replay_keys_under_their_own_heading() -> None:
         await pilot.pause()
         lines = [line.strip() for line in help_text(app).splitlines()]
         heading = lines.index("Replay")
-        assert any("pick a hand card" in line for line in lines[:heading])
-        assert any("to the start" in line for line in lines[heading:])
-        assert not any("to the start" in line for line in lines[:heading])
+        assert any("Pick a hand card" in line for line in lines[:heading])
+        assert any("To the start" in line for line in lines[heading:])
+        assert not any("To the start" in line for line in lines[:heading])
 
 
 @pytest.mark.parametrize("seed", [3, 5])

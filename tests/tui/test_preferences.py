@@ -192,7 +192,7 @@ async def test_the_command_palette_offers_the_game_commands_and_themes_not_scree
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         titles = [c.title for c in app.get_system_commands(app.screen)]
-        assert {"help", "chat", "Settings", "quit", "pass", "Colour theme"} <= set(titles)
+        assert {"Help", "Chat", "Settings", "Quit", "Pass", "Colour theme"} <= set(titles)
         assert len(titles) == len(set(titles))  # a binding on two keys is one command
         assert not any("screenshot" in t.lower() or t.lower() == "keys" for t in titles)
         await pilot.press("ctrl+p")

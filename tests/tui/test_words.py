@@ -58,7 +58,7 @@ def test_a_probe_card_says_its_question_in_words() -> None:
     probe = {"id": 7, "function": "试探", "colour": "black", "method": "密电",
              "probe": {"identity": "neutral", "on_yes": "discard", "on_no_say": "其实我是卧底"}}
     en = Words("en").card(probe)
-    assert en == "Probe[black·Secret](Neutral? yes: discard)", en
+    assert en == "Probe [black·Secret] (Neutral? yes: discard)", en
     assert Words("zh").card(probe) == "试探[黑·密电](酱油?弃)"
 
 
@@ -118,7 +118,7 @@ async def test_prompt_and_help_lines_name_the_remapped_keys(lang: str) -> None:
         assert all(s in line for s in said), line
         assert words.key_name("Space") not in line and words.key_name("Enter") not in line, line
         await pilot.press("x")  # a key that does nothing here
-        await wait_until(pilot, lambda: "f1" in widget_text(app, "PromptPanel"))
+        await wait_until(pilot, lambda: "F1" in widget_text(app, "PromptPanel"))
         await pilot.press(digit)
         await wait_until(pilot, lambda: "y/e/i" in widget_text(app, "PromptPanel"))
         line = widget_text(app, "PromptPanel")
@@ -127,4 +127,4 @@ async def test_prompt_and_help_lines_name_the_remapped_keys(lang: str) -> None:
         await wait_until(pilot, lambda: app.screen.__class__.__name__ == "HelpScreen")
         shown = help_text(app)
         star = {"en": "used now (v)", "zh": "（按 v）"}[lang]
-        assert star in shown and "f1" in shown, shown
+        assert star in shown and "F1" in shown, shown
