@@ -55,7 +55,6 @@ HAND_SIZE = 3
 DRAW_COUNT = 2
 _NOBODY: frozenset[int] = frozenset()
 _NO_SECRET: dict[str, object] = {}  # shared by every event without a secret part; never written to
-_new_event = tuple.__new__  # an Event from its fields without NamedTuple's Python-level __new__
 
 
 @cache
@@ -824,8 +823,7 @@ class Game:
     def log(self, kind: str, secret: dict[str, object] | None = None, seen_by: Iterable[int] = (),
             **data: object) -> None:
         events = self.events
-        events.append(_new_event(Event, (len(events), kind, data, secret or _NO_SECRET,
-                                         frozenset(seen_by) if seen_by else _NOBODY)))
+        events.append(Event(len(events), kind, data, secret or _NO_SECRET, frozenset(seen_by) if seen_by else _NOBODY))
 
     def take_from_pile(self, n: int) -> list[int]:
         """Up to n cards from the top; the discard pile is reshuffled when the pile runs out."""
