@@ -37,6 +37,7 @@ import argparse
 import asyncio
 import functools
 import json
+import os
 import statistics
 import struct
 import subprocess
@@ -404,6 +405,7 @@ async def seat_client(port: int, name: str, states: int, pause: float) -> dict[s
     _stamp_arrivals()
     client = Client()
     await client.connect("127.0.0.1", port, name)
+    run0, wait0 = sched_stats(os.getpid())
     received = _ARRIVALS.setdefault(id(client.conn), [])
     seen: dict[tuple[Any, ...], int] = {}
     lengths: list[int] = []
@@ -449,7 +451,9 @@ async def seat_client(port: int, name: str, states: int, pause: float) -> dict[s
     for task in list(tasks):
         task.cancel()
     await client.close()
-    return {"lengths": lengths, "arrivals": arrivals, "bytes_in": bytes_in, "sent": sent}
+    run1, wait1 = sched_stats(os.getpid())
+    return {"lengths": lengths, "arrivals": arrivals, "bytes_in": bytes_in, "sent": sent,
+            "sched": [run1 - run0, wait1 - wait0]}
 
 
 async def seats_client(port: int, seats: int, states: int, pause: float) -> dict[str, Any]:
@@ -582,10 +586,12 @@ def echo_rtt(port: int, rounds: int, framed: bool, gap: float) -> list[float]:
 
 
 def fanout(port: int, seats: int, choices: int, pause: float, one_process: bool = False,
-           ) -> tuple[list[float], list[dict[str, float]]]:
+           figures: dict[str, Any] | None = None) -> tuple[list[float], list[dict[str, float]]]:
     """Seconds from a choice being sent to the last seat's view updated, one entry per choice;
     and, per choice, when each stage ended relative to the send (for the breakdown).
-    Each seat is a process of its own, or (`one_process`) all of them share one."""
+    Each seat is a process of its own, or (`one_process`) all of them share one. `figures` gets
+    the seats' CPU seconds in all and their seconds waiting for a core (`sched`)."""
+    figures = {} if figures is None else figures
     if one_process:
         (shared,) = collect([run_self("_seats", str(port), str(seats), str(choices), str(pause))])
         results = shared["seats"]
@@ -611,6 +617,7 @@ def fanout(port: int, seats: int, choices: int, pause: float, one_process: bool 
         times.append((max(arrived) - t0) / 1e9)
         stages.append({"t0": t0, "first_in": min(reached) - t0, "last_in": max(reached) - t0,
                        "first": min(arrived) - t0, "last": max(arrived) - t0})
+    figures["sched"] = [sum(r["sched"][i] for r in results) for i in (0, 1)]
     return times, stages
 
 
@@ -907,11 +914,17 @@ def main() -> None:
             stages: list[dict[str, float]] = []
             parts: list[dict[str, float]] = []
             runs = 0
+            cores = {"server": [0.0, 0.0], "seats": [0.0, 0.0]}  # seconds run, seconds waiting for a core
             while len(fan) < args.choices and not args.floor_only:  # a game may end first: a fresh server deals one
                 profile = f"{args.profile}.{runs}" if args.profile != "-" else "-"
                 server, port = spawn(SERVER, "1", *game, data, characters, profile)
                 try:
-                    times, stages = fanout(port, args.players, args.choices - len(fan), args.pause)
+                    run0, wait0 = sched_stats(server.pid)
+                    seats_sched: dict[str, Any] = {}
+                    times, stages = fanout(port, args.players, args.choices - len(fan), args.pause, figures=seats_sched)
+                    run1, wait1 = sched_stats(server.pid)
+                    cores["server"] = [cores["server"][0] + run1 - run0, cores["server"][1] + wait1 - wait0]
+                    cores["seats"] = [a + b for a, b in zip(cores["seats"], seats_sched["sched"], strict=True)]
                     summary = stop(server)
                 finally:
                     server.kill()
@@ -958,6 +971,12 @@ def main() -> None:
                   f"p99 {fan_p99 / rtt_med:.2f} (to the framed echo: {fan_med / framed_med:.2f}; to the echo "
                   f"{HOT_GAP * 1e3:g} ms apart: {fan_med / hot_med:.2f})")
             print(f"  frame bytes: median {statistics.median(sizes):.0f}, largest {max(sizes)} over {len(sizes)} frames")
+            (srv_run, srv_wait), (seat_run, seat_wait) = cores["server"], cores["seats"]
+            n = len(fan)
+            print(f"  CPU per choice: server {srv_run / n * 1e3:.2f} ms (waited {srv_wait / n * 1e3:.2f} ms for a core), "
+                  f"the {args.players} seat processes {seat_run / n * 1e3:.2f} ms in all (waited {seat_wait / n * 1e3:.2f} ms); "
+                  f"on {os.cpu_count()} cores the work alone takes at least {(srv_run + seat_run) / n / (os.cpu_count() or 1) * 1e3:.2f} ms "
+                  f"of each choice's {fan_med * 1e3:.2f} ms")
             shared_med, shared_p99 = statistics.median(shared_fan), percentile(shared_fan, 0.99)
             print(f"choice -> all {label} updated, every seat in one client process: median {shared_med * 1e3:.3f} ms, "
                   f"p99 {shared_p99 * 1e3:.3f} ms over {len(shared_fan)} choices; ratio to echo: median "
