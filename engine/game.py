@@ -431,12 +431,13 @@ class Game:
             return
         step.data["prompt_id"] = self.state.next_prompt_id
         self.state.asking = step
-        self._ask(step.seat, step.data["prompt_kind"], step.data["options"], step.data["default"])
+        self.prompt_seat(step.seat, step.data["prompt_kind"], step.data["options"], step.data["default"])
 
     def _waiting(self) -> bool:
         return True
 
-    def _ask(self, seat: int, kind: str, options: Iterable[Option], default: str) -> None:
+    def prompt_seat(self, seat: int, kind: str, options: Iterable[Option], default: str) -> None:
+        """Put a decision to a seat now (the character pick, a step's `ask`); skills use it too."""
         prompt = Prompt(self.state.next_prompt_id, seat, kind, tuple(options), default)
         self.state.next_prompt_id += 1
         self.prompts[seat] = prompt
@@ -448,7 +449,7 @@ class Game:
         s.cannot_send = False
         s.turn += 1
         self.log("turn_start", seat=s.current, turn=s.turn)
-        self._open_window(STEP_TURN_START, self._before(s.current))  # then DRAW
+        self.open_window(STEP_TURN_START, self._before(s.current))  # then DRAW
         return False
 
     def _before(self, seat: int) -> int:
@@ -471,7 +472,7 @@ class Game:
         options = self._card_options(s.current, OWN_PLAY)
         if s.config.characters:
             options.extend(characters.skill_options(self, s.current, OWN_PLAY))
-        self._ask(s.current, P.PLAY_PHASE, [*options, P.END_PLAY], P.END_PLAY.id)
+        self.prompt_seat(s.current, P.PLAY_PHASE, [*options, P.END_PLAY], P.END_PLAY.id)
         return True
 
     def _card_options(self, seat: int, moment: str) -> list[Option]:
@@ -525,7 +526,7 @@ class Game:
                 options.extend(P.option("send", card_id, t) for t in self.others_in_game(s.current))
             else:
                 options.append(P.option("send", card_id))
-        self._ask(s.current, P.SEND_MESSAGE, options, options[0].id)
+        self.prompt_seat(s.current, P.SEND_MESSAGE, options, options[0].id)
         return True
 
     def _send_message(self, seat: int, opt: Option) -> None:
@@ -586,7 +587,7 @@ class Game:
         assert m is not None
         self.route_message()
         self.log("transmit", origin=m.origin, to=m.position, direction=m.direction)
-        self._open_window(STEP_TRANSMIT, m.origin)
+        self.open_window(STEP_TRANSMIT, m.origin)
         return False
 
     def _after_transmit(self) -> bool:
@@ -632,7 +633,7 @@ class Game:
         if m.forced or holder in s.locked or holder == m.sender:
             self._accept()
             return False
-        self._ask(holder, P.RECEIVE_DECISION, [P.ACCEPT, P.DECLINE], P.DECLINE.id)
+        self.prompt_seat(holder, P.RECEIVE_DECISION, [P.ACCEPT, P.DECLINE], P.DECLINE.id)
         return True
 
     def _accept(self) -> None:
@@ -662,7 +663,7 @@ class Game:
             s.cannot_send = False
             self.lose(s.current)
             return False
-        self._open_window(STEP_TURN_END, self._before(s.current))  # then NEXT_TURN
+        self.open_window(STEP_TURN_END, self._before(s.current))  # then NEXT_TURN
         return False
 
     def _next_turn(self) -> bool:
@@ -706,7 +707,8 @@ class Game:
             return None
         return self.face(item.target_card)
 
-    def _open_window(self, step: str, last_actor: int, acted: bool = False) -> None:
+    def open_window(self, step: str, last_actor: int, acted: bool = False) -> None:
+        """Open a response window at `step`: every seat that could answer is asked, in 顺位 order from `last_actor`."""
         s = self.state
         prompts = self.prompts
         prompts.clear()
@@ -811,9 +813,9 @@ class Game:
         if self.over or w is None:
             return
         if s.stack:
-            self._open_window(w.step, s.stack[-1].user, acted=True)
+            self.open_window(w.step, s.stack[-1].user, acted=True)
         elif w.step != STEP_PLAY and w.acted and (s.message is not None or w.step in TURN_STEPS):
-            self._open_window(w.step, w.last_actor)
+            self.open_window(w.step, w.last_actor)
         else:
             s.window = None
             s.node = w.after
@@ -829,13 +831,13 @@ class Game:
         """Up to n cards from the top; the discard pile is reshuffled when the pile runs out."""
         s = self.state
         taken: list[int] = []
-        while len(taken) < n and (s.pile or self._reshuffle()):
+        while len(taken) < n and (s.pile or self.reshuffle()):
             taken.append(s.pile.pop())
             if not s.pile:
-                self._reshuffle()
+                self.reshuffle()
         return taken
 
-    def _reshuffle(self) -> bool:
+    def reshuffle(self) -> bool:
         """RULES.md §4: the moment the pile is empty, the shuffled discard pile becomes the pile."""
         s = self.state
         if not s.discard:
@@ -1104,7 +1106,7 @@ _NODE_HANDLERS: dict[str, Callable[[Game], bool]] = {
 
 STEPS.update({
     "ask": lambda game, st: game._run_ask(st),
-    "open_window": lambda game, st: game._open_window(st.data["step"], st.data["last_actor"],
+    "open_window": lambda game, st: game.open_window(st.data["step"], st.data["last_actor"],
                                                       st.data.get("acted", True)),
     "after_resolution": lambda game, st: game._after_resolution(st.data.get("card", -1)),
     "check_end": lambda game, st: game.check_end(),

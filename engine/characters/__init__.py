@@ -255,7 +255,7 @@ def deal_choices(game: Game) -> None:
     s.node = CHARACTER_PICK
     for seat in s.seats:
         options = [P.option("pick", name=cid) for cid in seat.character_choices]
-        game._ask(seat.index, P.CHARACTER_PICK, options, options[0].id)
+        game.prompt_seat(seat.index, P.CHARACTER_PICK, options, options[0].id)
 
 
 def picked(game: Game, seat: int, opt: P.Option) -> None:
@@ -291,7 +291,7 @@ def assign(game: Game, ids: list[str], face_up: list[bool] | None = None) -> Non
 def shows_active(game: Game, seat: int, moment: str | None) -> bool:
     """Whether the seat's character, when face-up, shows an active skill of `moment` (None: of any
     moment). Public facts only: with "a face-down character might hide one", this decides which
-    seats without cards a window asks (`Game._open_window`)."""
+    seats without cards a window asks (`Game.open_window`)."""
     c = character_of(game, seat)
     if c is None:
         return False
@@ -372,7 +372,7 @@ def _reopen(game: Game, st: Step) -> None:
         return
     w = s.window
     if st.data["moment"] != OWN_PLAY and w is not None:
-        game._open_window(w.step, st.seat if st.seat is not None else w.last_actor, acted=True)
+        game.open_window(w.step, st.seat if st.seat is not None else w.last_actor, acted=True)
 
 
 def resolve_skill(game: Game, item: StackItem) -> None:

@@ -65,7 +65,7 @@ def _rose(game: Game, item: StackItem) -> None:
     s = game.state
     assert item.target_seat is not None
     if not s.pile:
-        game._reshuffle()  # RULES.md §4: an empty pile is at once the shuffled discard pile
+        game.reshuffle()  # RULES.md §4: an empty pile is at once the shuffled discard pile
     top = s.pile[-1] if s.pile else None
     if top is not None:
         game.log("top_card_shown", seat=item.user, card=game.face(top))
