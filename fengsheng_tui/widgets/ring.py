@@ -181,8 +181,10 @@ class Ring(Widget):
             side_rows = max(self.side_rows(plan, self.on_left), self.side_rows(plan, self.on_right))
             message = max(lines, stack.lines) if plan.beside else lines + stack.lines
             drop = max(0, side_rows - message - mine.rows(plan.roomy.get(self.bottom, False), plan.boxed))
-            if mine.styles.margin.top != drop:
-                mine.styles.margin = (drop, 0, 0, 0)
+            # Centred in the middle (its width stops at 60: see ring.tcss).
+            left = max(0, (column - 60) // 2)
+            if (mine.styles.margin.top, mine.styles.margin.left) != (drop, left):
+                mine.styles.margin = (drop, 0, 0, left)
 
     def side_width(self, width: int, route: int) -> int:
         """Columns of each side (none without side seats): a quarter of the ring, less where the

@@ -70,6 +70,9 @@ async def test_each_seat_box_takes_the_words_where_the_ring_has_the_rows_and_is_
             if size[0] >= 120:
                 assert not SHORT.search(text), (size, text)
         assert "[locked]" in seat_texts(app).get(1, "[locked]") or size[0] < 120
+        if not ring.merged:  # our seat in the middle of the middle
+            me, middle = ring.boxes[0].region, app.screen.query_one(".ring-center").region
+            assert abs((me.x - middle.x) - (middle.right - me.right)) <= 2, (me, middle)
 
 
 async def test_the_side_boxes_at_120_columns_say_red_blue_black_in_words() -> None:
