@@ -83,15 +83,15 @@ class HandPanel(Static):
             used += item.cell_len
         if not state.hand:
             text.append("—", style="dim")
-        extra = own_character_lines(view, state.seat, words, skills, chosen_skill, width)
+        extra = own_character_lines(view, state.seat, words, skills, chosen_skill, width,
+                                    wrap_task=self.app.size.height >= 30 if self.is_attached else False)
         self.lines = rows + len(extra)
         self.update(Group(text, *extra) if extra else text, layout=layout)
 
 
 def own_character_lines(view: dict[str, Any], seat: int | None, words: Words, skills: Collection[str],
-                        chosen_skill: str | None, width: int) -> list[Text]:
-    """`角色：老鬼·女（盖） 技能：就计* 城府 遗志` and the secret task, each wrapped to whole lines of
-    `width`: never cut (the ring plans its rows from what the hand panel leaves)."""
+                        chosen_skill: str | None, width: int, wrap_task: bool) -> list[Text]:
+    """`角色：老鬼·女（盖） 技能：就计* 城府 遗志` and the secret task, each cut to whole lines of `width`."""
     seats = view.get("seats") or []
     if seat is None or not 0 <= seat < len(seats):
         return []
@@ -110,13 +110,21 @@ def own_character_lines(view: dict[str, Any], seat: int | None, words: Words, sk
             style = "reverse bold" if name == chosen_skill else ("bold" if name in skills else "")
             line.append(" ")
             line.append(words.skill(name) + ("*" if name in skills else ""), style=style)
-    out = list(line.wrap(measure_console(), width))
+    line.no_wrap = True
+    line.overflow = "ellipsis"
+    out = [line]
     task = view.get("task")
     text = task.get(words.lang) if isinstance(task, dict) else None
     if text:
         label = "task" if view.get("identity") in ("neutral", None) else "task_if_neutral"
         task_line = Text(f"{words(label)}: ", style="bold")
         task_line.append(str(text), style="italic")
-        out.extend(task_line.wrap(measure_console(), width))
+        if wrap_task:
+            wrapped = task_line.wrap(measure_console(), width)
+            out.extend(wrapped)
+        else:
+            task_line.no_wrap = True
+            task_line.overflow = "ellipsis"
+            out.append(task_line)
     return out
 
