@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,9 @@ ANIMATION_LEVELS = ("none", "basic", "full")
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    # A hang-up ends a guest even when the host was started ignoring it (`nohup fengsheng host`):
+    # an ignored SIGHUP is inherited, and a client whose pty hung up would spin on it for good.
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
     _take_terminal()
     from fengsheng_tui import app as app_module
     from fengsheng_tui.app import FengshengApp
