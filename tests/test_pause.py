@@ -20,6 +20,14 @@ def left(view: dict) -> dict[int, float]:
     return {w["prompt_id"]: w["deadline"] - view["clock"] for w in view["waiting"]}
 
 
+async def start_and_pause(host, other) -> dict:
+    """The host starts the game, lets it run a few events, pauses it; `other`'s paused update."""
+    await host.op("start")
+    await until(other, lambda m: m["type"] == "update" and m["view"]["log_length"] >= 8)
+    await host.op("pause")
+    return await until(other, lambda m: m["type"] == "update" and m["view"].get("paused") == "host")
+
+
 async def test_host_pause_stops_the_clock_and_resume_shifts_every_deadline() -> None:
     table = Table("t", players=4, timers=SHORT, bot_delay=0.02, seed=5)
     server = await started(table)
@@ -29,10 +37,7 @@ async def test_host_pause_stops_the_clock_and_resume_shifts_every_deadline() -> 
         await host.op("pause")
         err = await until(host, lambda m: m["type"] == "error")
         assert err["code"] == P.BAD_STATE  # no game yet
-        await host.op("start")
-        await until(watcher, lambda m: m["type"] == "update" and m["view"]["log_length"] >= 8)
-        await host.op("pause")
-        paused = await until(watcher, lambda m: m["type"] == "update" and m["view"].get("paused") == "host")
+        paused = await start_and_pause(host, watcher)
         await until(host, lambda m: m["type"] == "update" and m["view"].get("paused") == "host")
         events = len(table.game.events)
         before = left(paused["view"])
@@ -72,10 +77,7 @@ async def test_the_pause_ends_when_the_last_host_connection_leaves() -> None:
     try:
         host = await join(server.port, "host", token=table.host_token)
         guest = await join(server.port, "guest")
-        await host.op("start")
-        await until(guest, lambda m: m["type"] == "update" and m["view"]["log_length"] >= 8)
-        await host.op("pause")
-        await until(guest, lambda m: m["type"] == "update" and m["view"].get("paused") == "host")
+        await start_and_pause(host, guest)
         await host.close()
         resumed = await until(guest, lambda m: m["type"] == "update" and m["view"].get("paused") is None)
         await until(guest, lambda m: m["type"] == "update" and m["view"]["log_length"] > resumed["view"]["log_length"])
@@ -90,10 +92,7 @@ async def test_the_pause_stays_while_another_host_connection_is_there() -> None:
     try:
         host = await join(server.port, "host", token=table.host_token)
         second = await join(server.port, "watcher", token=table.host_token, spectate=True)
-        await host.op("start")
-        await until(second, lambda m: m["type"] == "update" and m["view"]["log_length"] >= 8)
-        await host.op("pause")
-        await until(second, lambda m: m["type"] == "update" and m["view"].get("paused") == "host")
+        await start_and_pause(host, second)
         await host.close()
         await asyncio.sleep(0.5)
         assert table.timing.paused
