@@ -462,8 +462,8 @@ class Table:
         if self.seats.muted(session):
             session.send(P.error(P.BAD_STATE, "the host has muted you: your chat reaches nobody"))
             return
-        if not session.chat_limiter.allow():
-            session.send(P.error(P.RATE_LIMITED, "chat: at most one line a second"))
+        if not self.seats.may_chat(session):
+            session.send(P.error(P.RATE_LIMITED, "chat: at most one line a second (and two from one address)"))
             return
         line = P.chat(session.seat, self.seats.chat_name(session), text)
         for other in self.sessions:
