@@ -48,7 +48,7 @@ from net.journal import (
 from net.private_files import write_private
 from net.records import pack_record
 from net.replays import FrameLog
-from net.seats import LOBBY, OVER, PLAYING, Seats, SeatSlot, Session
+from net.seats import LOBBY, OVER, PLAYING, TOGGLE_RATE, Seats, SeatSlot, Session
 from net.standins import STANDIN_LEVEL, StandIns
 
 log = logging.getLogger("fengsheng.table")
@@ -336,6 +336,13 @@ class Table:
             self._human_choice(session, msg)
         self._run_clock()
 
+    def _toggle_allowed(self, session: Session, what: str) -> bool:
+        """Within the connection's budget of `ready`/`auto`/`fast_forward` changes (`TOGGLE_RATE`)."""
+        if session.toggle_limiter.allow():
+            return True
+        session.send(P.error(P.RATE_LIMITED, f"{what}: at most {TOGGLE_RATE:g} changes a second"))
+        return False
+
     async def _flush(self) -> None:
         """Hand the journal to the OS, tell every connection what changed, then fsync.
 
@@ -470,6 +477,8 @@ class Table:
             other.send(line)
 
     def _ready(self, session: Session, ready: bool) -> None:
+        if not self._toggle_allowed(session, "ready"):
+            return
         if self.phase != LOBBY or session.seat is None:
             session.send(P.error(P.BAD_STATE, "readiness only counts in the lobby"))
             return
@@ -486,6 +495,8 @@ class Table:
     def _auto(self, session: Session, on: bool) -> None:
         """托管 on or off. Only the seat's own connection can ask (the seat is the connection's,
         never the message's), and only for a seat still in a game."""
+        if not self._toggle_allowed(session, "托管"):
+            return
         game = self.game
         if game is None or self.phase != PLAYING:
             session.send(P.error(P.BAD_STATE, "托管 is only for a game in progress"))
@@ -503,6 +514,8 @@ class Table:
     def _fast_forward(self, session: Session, on: bool) -> None:
         """A spectator or a player out of the game asks to skip the bots' delay to the result; it
         works while no living seat is a human deciding for himself (`StandIns.hurry`)."""
+        if not self._toggle_allowed(session, "fast-forward"):
+            return
         game = self.game
         if game is None or self.phase != PLAYING:
             session.send(P.error(P.BAD_STATE, "no game in progress"))
