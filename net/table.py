@@ -90,6 +90,12 @@ _CHOICE_ERRORS = {
 }
 
 
+#: Seconds between two lobby frames to the connections of a table: a lobby change is a frame to
+#: everyone, and one address joining and leaving in a loop made 500 of them a second. Changes
+#: within the interval go out together at its end.
+LOBBY_FRAME_EVERY = 0.1
+
+
 class OpError(Exception):
     """A host command that cannot be applied; becomes an `error` for the host only."""
 
@@ -166,6 +172,9 @@ class Table:
         self._thinking: dict[int, asyncio.Future[str]] = {}
         self._thought: dict[int, str] = {}
         self._dirty = False
+        #: When the last lobby frames went out, and when the held-back changes are due (None: none).
+        self._lobby_sent = -LOBBY_FRAME_EVERY
+        self._lobby_due: float | None = None
         #: The task is parked with an empty inbox (see `post`), until `_sleep_until` (None: no timer).
         self._idle = False
         self._sleep_until: float | None = None
@@ -356,7 +365,7 @@ class Table:
 
     def _flush_now(self) -> bool:
         """`_flush` up to the fsync: the journal to the OS, then the frames. True if an fsync is due."""
-        if not self._dirty:
+        if not self._dirty or self._lobby_held():
             return False
         self._dirty = False
         journal = self.journal
@@ -364,6 +373,19 @@ class Table:
             journal.flush()
         self._send_frames()
         return journal is not None
+
+    def _lobby_held(self) -> bool:
+        """In the lobby, whether changes wait for `LOBBY_FRAME_EVERY` after the last lobby frames
+        (the task wakes for them at `_lobby_due`)."""
+        if self.phase != LOBBY:
+            self._lobby_due = None
+            return False
+        now = self.clock()
+        if now < self._lobby_sent + LOBBY_FRAME_EVERY:
+            self._lobby_due = self._lobby_sent + LOBBY_FRAME_EVERY
+            return True
+        self._lobby_sent, self._lobby_due = now, None
+        return False
 
     def _send_frames(self) -> None:
         """Each connection's frames, in one write per connection: the lobby, or the game (`net.fanout`)."""
@@ -473,6 +495,11 @@ class Table:
             session.send(P.error(P.RATE_LIMITED, "chat: at most one line a second (and two from one address)"))
             return
         line = P.chat(session.seat, self.seats.chat_name(session), text)
+        if self._dirty and self._lobby_due is not None:
+            # Held-back lobby changes go first: a line never arrives before the seat of who said it
+            # (chat has budgets of its own, so this cannot undo the lobby's).
+            self._dirty, self._lobby_sent, self._lobby_due = False, self.clock(), None
+            self._send_frames()
         for other in self.sessions:
             other.send(line)
 
@@ -930,6 +957,8 @@ class Table:
 
     def _next_wake(self) -> float | None:
         game = self.game
+        if self.phase == LOBBY:
+            return self._lobby_due if self._dirty else None
         if game is None or self.phase != PLAYING or self.timing.paused:
             return None
         times = list(self.deadlines.values())

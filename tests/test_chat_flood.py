@@ -6,6 +6,7 @@ too, since each change is a frame to every connection at the table."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from test_server import join
@@ -14,7 +15,7 @@ from net import protocol as P
 from net.client import Client
 from net.seats import CHAT_BURST, TOGGLE_BURST, TOGGLE_RATE
 from net.server import GameServer
-from net.table import Table
+from net.table import LOBBY_FRAME_EVERY, Table
 
 
 async def test_many_connections_from_one_address_share_one_chat_budget() -> None:
@@ -89,6 +90,30 @@ async def test_toggling_ready_or_fast_forward_cannot_make_the_table_repaint_ever
     finally:
         for client in (honest, mallory, watcher):
             await client.close()
+        await server.close()
+
+
+async def test_joining_and_leaving_in_a_loop_cannot_flood_everyone_with_lobby_frames() -> None:
+    table = Table("t", players=4)
+    server = GameServer("127.0.0.1", 0)
+    server.add_table(table)
+    await server.start()
+    honest = await join(server.port, "alice")
+    try:
+        await asyncio.sleep(0.2)
+        drained(honest)
+        start, cycles = time.monotonic(), 0
+        while time.monotonic() - start < 2.0:  # each cycle took a seat and left it: two lobby changes
+            churn = await join(server.port, f"m{cycles % 5}", source="127.0.0.3")
+            await churn.close()
+            cycles += 1
+        await asyncio.sleep(0.3)
+        lobbies = [msg for msg in drained(honest) if msg["type"] == "lobby"]
+        assert cycles > 50
+        assert len(lobbies) <= 2.3 / LOBBY_FRAME_EVERY + 2, (cycles, len(lobbies))
+        assert [seat["name"] for seat in lobbies[-1]["table"]["seats"]] == ["alice"]  # the last one is true
+    finally:
+        await honest.close()
         await server.close()
 
 
