@@ -38,13 +38,13 @@ from engine.view import (
     OWN_ENTRY_KEYS,
     SEAT_KEYS,
     SeatPart,
-    entry_facts,
     merge,
     own_facts,
     public_view,
     seat_entry,
     seat_part,
     seat_part_again,
+    table_facts,
 )
 from net import protocol as P
 from net.clock import TableClock
@@ -174,9 +174,13 @@ class _Flush:
     Also the packed clock change, each prompt's deadline, each distinct projection of the new
     events and each frame of a kept part, each built once."""
 
-    def __init__(self, game: Game, public: dict[str, Any], deadlines: dict[int, float]) -> None:
+    def __init__(self, game: Game, public: dict[str, Any], deadlines: dict[int, float],
+                 own: list[tuple[object, ...]] | None) -> None:
         self.game = game
         self.public = public
+        #: Each seat's `own_facts` at this moment (`table_facts`); None for a snapshot, which
+        #: finds them afresh.
+        self.own = own
         self.clock = public["clock"]
         self.length = len(game.events)
         self.deadlines = deadlines
@@ -282,7 +286,7 @@ class FanOut:
         seat = session.seat
         kept = None
         if seat is not None:
-            facts = own_facts(game, seat)
+            facts = flush.own[seat] if flush.own is not None else own_facts(game, seat)
             prompt_id: Any = facts[5]
             deadline = None if prompt_id is None else flush.deadlines.get(prompt_id)
             if deadline is None and prompt_id is not None:
@@ -423,6 +427,7 @@ class FanOut:
     def _new_flush(self, game: Game, timers: dict[str, float], keep: bool = True) -> _Flush:
         """This moment's public view, annotated with the public table facts; with `keep`, each
         seat's entry is the last one built while its facts and table facts stay the same."""
+        own = None
         if not keep:
             public: dict[str, Any] = public_view(game)
             for entry in public["seats"]:
@@ -434,16 +439,17 @@ class FanOut:
                 self._parts.clear()
             entries = []
             kept = self._entries
+            all_entry_facts, own = table_facts(game)
             for index, slot in enumerate(self.seats.slots[: len(game.state.seats)]):
-                facts = entry_facts(game, index)
-                table_facts = (slot.online, slot.bot is not None or slot.remote_bot, slot.auto)
+                facts = all_entry_facts[index]
+                slot_facts = (slot.online, slot.bot is not None or slot.remote_bot, slot.auto)
                 last = kept.get(index)
-                if last is not None and last[0] == facts and last[1] == table_facts:
+                if last is not None and last[0] == facts and last[1] == slot_facts:
                     entries.append(last[2])
                     continue
                 entry = seat_entry(game, facts)
-                entry["online"], entry["bot"], entry["auto"] = table_facts
-                kept[index] = (facts, table_facts, entry)
+                entry["online"], entry["bot"], entry["auto"] = slot_facts
+                kept[index] = (facts, slot_facts, entry)
                 entries.append(entry)
             public = public_view(game, entries)
         public["table"] = self.table
@@ -455,7 +461,7 @@ class FanOut:
         public["clock"] = self.timing.view_clock()
         public["paused"] = self.timing.paused_by
         public["fast_forward"] = self.standins.hurry(game, self.seats.slots, self.seats.sessions)
-        return _Flush(game, public, deadlines)
+        return _Flush(game, public, deadlines, own)
 
     def _annotate_entry(self, entry: dict[str, Any]) -> None:
         slot = self.seats.slots[entry["index"]]
