@@ -57,6 +57,9 @@ EVENTS_PER_FRAME = 200
 #: other public changes (a connection that was sent nothing holds an older clock, not an older view).
 CLOCK = ["clock"]
 _OWN_ENTRY_KEYS = frozenset(OWN_ENTRY_KEYS)
+#: The fields of a seat's part built from one of its `own_facts` each (by its index there), in
+#: the order of `SEAT_KEYS`; the others are the seat, the message, the stack and the prompt.
+_FIELD_FACTS = ((1, "hand"), (2, "identity"), (3, "character_choices"), (4, "task"))
 
 _pack = msgpack.Packer(use_bin_type=True, autoreset=True)
 #: A patch body is a map of `type`, `changes` and `events` (the schema's order, as `P.patch`
@@ -388,23 +391,27 @@ class FanOut:
         if kept.part is not old.part:
             before: dict[str, Any] = old.part.fields
             after: dict[str, Any] = kept.part.fields
-            for name in SEAT_KEYS:
-                if name == "message":
-                    if public_message:
-                        continue
-                    was = held.public[name] if known[6] is None else before[name]
-                    now = flush.public[name] if facts[6] is None else after[name]
-                elif name == "stack":
-                    if public_stack:
-                        continue
-                    was = held.public[name] if known[7] is None else before[name]
-                    now = flush.public[name] if facts[7] is None else after[name]
-                else:
-                    was, now = before[name], after[name]
-                    if name == "prompt" and was is not now and (was is None or now is None or was["id"] != now["id"]):
-                        own.append([[name], now])  # another prompt: nothing of the last one to keep
-                        continue
-                if was is not now and not P.diff_value(was, now, [name], own):
+            # `seat_part` builds each of these from its own facts alone: where they are equal, so
+            # are the fields (the seat never changes, and the prompt goes by its id and deadline).
+            if facts[1:5] != known[1:5]:
+                for index, name in _FIELD_FACTS:
+                    if facts[index] != known[index] and not P.diff_value(before[name], after[name], [name], own):
+                        return None
+            if not public_message:
+                was = held.public["message"] if known[6] is None else before["message"]
+                now = flush.public["message"] if facts[6] is None else after["message"]
+                if was is not now and not P.diff_value(was, now, ["message"], own):
+                    return None
+            if not public_stack:
+                was = held.public["stack"] if known[7] is None else before["stack"]
+                now = flush.public["stack"] if facts[7] is None else after["stack"]
+                if was is not now and not P.diff_value(was, now, ["stack"], own):
+                    return None
+            was, now = before["prompt"], after["prompt"]
+            if was is not now:
+                if was is None or now is None or was["id"] != now["id"]:
+                    own.append([["prompt"], now])  # another prompt: nothing of the last one to keep
+                elif not P.diff_value(was, now, ["prompt"], own):
                     return None
         whole_entry = seat in shared.whole_entries or facts[2] != known[2] or facts[4] != known[4]
         if whole_entry:
