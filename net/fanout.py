@@ -28,6 +28,7 @@ What a flush costs (bench/net_bench.py, "server CPU per fan-out") is kept down t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 import msgpack
@@ -56,6 +57,9 @@ EVENTS_PER_FRAME = 200
 #: The path of the table clock in a view: every flush moves it, so it is kept apart from the
 #: other public changes (a connection that was sent nothing holds an older clock, not an older view).
 CLOCK = ["clock"]
+#: The path of the seats' list: a change there replaces every seat's entry.
+_SEATS = ["seats"]
+_path = itemgetter(0)
 _OWN_ENTRY_KEYS = frozenset(OWN_ENTRY_KEYS)
 #: The fields of a seat's part built from one of its `own_facts` each (by its index there), in
 #: the order of `SEAT_KEYS`; the others are the seat, the message, the stack and the prompt.
@@ -169,6 +173,8 @@ class _Shared:
 
 #: A seat's events when there are none new, and those packed.
 _NO_EVENTS: tuple[list[dict[str, object]], bytes] = ([], _pack.pack([]))
+#: A seat's own changes when its part is the one it holds (never appended to).
+_NO_CHANGES: list[list[Any]] = []
 
 
 class _Flush:
@@ -203,9 +209,11 @@ class _Flush:
             changes = P.diff_view(old, self.public, likely_differ=True)
             shared = None
             if changes is not None:
-                changes = [c for c in changes if c[0] != CLOCK]
+                clock = [CLOCK, self.clock]  # the one change under the clock, if it moved
+                if clock in changes:
+                    changes.remove(clock)
                 # The seats replaced whole: no seat's own entry could stay.
-                if not any(len(c[0]) < 2 and c[0][0] == "seats" for c in changes):
+                if _SEATS not in map(_path, changes):
                     shared = _Shared(changes)
             found = self.found[id(old)] = (old, shared)  # `old` kept, so its id stays its own
         return found[1]
@@ -219,7 +227,7 @@ class _Flush:
         secret = self._secret.get(since)
         if secret is None:
             secret = self._secret[since] = [e for e in self.game.events[since:] if e.secret]
-        key = (since, tuple([e.shows_secret(seat) for e in secret]))
+        key = (since, tuple([e.shows_secret(seat) for e in secret]) if secret else ())
         found = self._events.get(key)
         if found is None:
             events = events_for(self.game, seat, since)
@@ -289,11 +297,15 @@ class FanOut:
         seat = session.seat
         kept = None
         if seat is not None:
-            facts = flush.own[seat] if flush.own is not None else own_facts(game, seat)
+            own = flush.own
+            facts = own[seat] if own is not None else own_facts(game, seat)
             prompt_id: Any = facts[5]
-            deadline = None if prompt_id is None else flush.deadlines.get(prompt_id)
-            if deadline is None and prompt_id is not None:
-                deadline = self.timing.deadline(prompt_id)
+            if prompt_id is None:
+                deadline = None
+            else:
+                deadline = flush.deadlines.get(prompt_id)
+                if deadline is None:
+                    deadline = self.timing.deadline(prompt_id)
             kept = self._parts.get(seat)
             if kept is None or kept.deadline != deadline or kept.facts != facts:
                 kept = self._new_part(game, seat, flush, facts, deadline, kept)
@@ -337,14 +349,13 @@ class FanOut:
         shared = flush.shared_changes(held.public) if found is None else found[1]
         if shared is None:
             return None
-        own: list[list[Any]] = []
+        own: list[list[Any]] = _NO_CHANGES
         key: _SkipKey = None
         if kept is not None:
             old = held.kept
             if old is None:
                 return None
             seat = kept.part.seat
-            assert seat is not None
             if old is kept and seat not in shared.whole_entries:
                 facts = kept.facts
                 key = (facts[6] is not None, facts[7] is not None, seat if seat in shared.own_entries else -1, False)
@@ -353,15 +364,20 @@ class FanOut:
                 if diffed is None:
                     return None
                 key, own = diffed
-        count, body = shared.spliced(key)
-        clock_moved = held.clock != flush.clock
-        count += len(own) + clock_moved
+        spliced = shared._spliced.get(key)
+        count, body = shared.spliced(key) if spliced is None else spliced
+        clock = flush.clock
+        clock_moved = held.clock != clock
+        if own:
+            count += len(own)
+        if not count and not events:
+            held.public, held.kept = flush.public, kept
+            return []  # nothing but the clock moved, if that: the connection keeps its clock
+        count += clock_moved
         if count > P.MAX_PATCH_CHANGES:
             return None
         held.public, held.kept = flush.public, kept
-        if count == clock_moved and not events:
-            return []  # the connection keeps its clock
-        held.clock = flush.clock
+        held.clock = clock
         if session.conn.check_outbound:
             left = set(shared.skipped(key))
             changes = [c for i, c in enumerate(shared.changes) if i not in left] + own
