@@ -203,13 +203,15 @@ def table_facts(game: Game) -> tuple[list[tuple[object, ...]], list[tuple[object
     prompts = game.prompts
     entries: list[tuple[object, ...]] = []
     owns: list[tuple[object, ...]] = []
+    own: CharacterFacts
+    public: CharacterFacts
     for seat, p in enumerate(s.seats):
         cid = p.character
         if cid is None:
             own = public = _NO_CHARACTER
         else:
             face_up = p.face_up
-            own = (cid, True, _gender(cid)) if face_up else (cid, False, None)
+            own = (_FACE_UP.get(cid) or _face_up(cid)) if face_up else (cid, False, None)
             public = _NO_CHARACTER if pick else own if face_up or p.revealed else _FACE_DOWN
         index = p.index
         entries.append((index, p.name, p.alive, p.lost, len(p.hand), tuple(p.messages),
@@ -307,17 +309,18 @@ def events_for(game: Game, seat: int | None, since: int = 0) -> list[dict[str, o
 
 
 #: What a seat's character shows `seat` (`_character_facts`): nothing, face-down, or the card.
-_NO_CHARACTER = (None, False, None)
-_FACE_DOWN = ("", False, None)
-#: Each character's gender, by id (characters never change).
-_GENDERS: dict[str, str] = {}
+CharacterFacts = tuple[str | None, bool, str | None]
+_NO_CHARACTER: CharacterFacts = (None, False, None)
+_FACE_DOWN: CharacterFacts = ("", False, None)
+#: Each character's facts face-up (with its gender), by id: characters never change.
+_FACE_UP: dict[str, CharacterFacts] = {}
 
 
-def _gender(cid: str) -> str:
-    """`characters.character(cid).gender`, looked up once per character."""
-    found = _GENDERS.get(cid)
+def _face_up(cid: str) -> CharacterFacts:
+    """`_character_facts` of a face-up character `cid`, built once per character."""
+    found = _FACE_UP.get(cid)
     if found is None:
-        found = _GENDERS[cid] = characters.character(cid).gender
+        found = _FACE_UP[cid] = (cid, True, characters.character(cid).gender)
     return found
 
 
