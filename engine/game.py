@@ -459,9 +459,11 @@ class Game:
         return (seat - 1) % len(self.state.seats)
 
     def _draw(self) -> bool:
-        self.draw(self.state.current, DRAW_COUNT)
-        self.state.node = PLAY
-        self.fire("draw_phase", seat=self.state.current)
+        s = self.state
+        s.node = PLAY
+        if s.seats[s.current].in_game:  # he may have died in the turn-start window: no draw then
+            self.draw(s.current, DRAW_COUNT)
+            self.fire("draw_phase", seat=s.current)
         return False
 
     def _play(self) -> bool:
