@@ -102,7 +102,7 @@ def public_view(game: Game, entries: list[dict[str, object]] | None = None) -> d
         "pile": len(s.pile),
         "discard": [game.face(c) for c in s.discard] if s.config.discard_face_up else len(s.discard),
         "removed": len(s.removed),
-        "waiting": _waiting(game),
+        "waiting": waiting(game),
         "prompt": None,
         "over": game.over,
         "winners": list(s.winners),
@@ -331,7 +331,7 @@ def _task_of(facts: tuple[str | None, bool, str | None]) -> dict[str, object] | 
     return {"zh": c.task_zh, "en": c.task_en}
 
 
-def _waiting(game: Game) -> list[dict[str, object]]:
+def waiting(game: Game) -> list[dict[str, object]]:
     """Who must decide now. While a response window's prompts are open, every seat it asked is
     listed until it closes, passed or not: when a seat passed is known to that seat alone, as at
     the table, so that no one learns who still holds a card worth thinking over (PEERS.md §0.4)."""
