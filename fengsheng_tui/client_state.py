@@ -201,6 +201,10 @@ class ClientState:
         hosts = [s.get("name") for s in seats or [] if isinstance(s, dict) and s.get("host") is True]
         return str(hosts[0]) if len(hosts) == 1 and isinstance(hosts[0], str) else ""
 
+    def error_text(self, words: Words) -> str:
+        """The last error from the server in words (a `paused` refusal names who paused)."""
+        return words.error(self.error_code, self.error, self.paused_by)
+
     @property
     def hand(self) -> list[dict[str, Any]]:
         return list(self.view.get("hand", [])) if self.view else []

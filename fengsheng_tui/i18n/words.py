@@ -57,8 +57,18 @@ class Words:
 
         return key_label(binding, self, self.keymap)
 
-    def error(self, code: object, message: object) -> str:
-        """A server error in this language: its code in words (English keeps the server's detail)."""
+    def paused(self, by: str) -> str:
+        """Who paused the table, as every line that says it is paused names him: `by` is
+        `ClientState.paused_by` ("you", the host's name, or "" when no single host is known)."""
+        if by == "you":
+            return self("paused_you")
+        return self("paused_by_named", name=by) if by else self("paused_by_host")
+
+    def error(self, code: object, message: object, paused_by: str | None = None) -> str:
+        """A server error in this language: its code in words (English keeps the server's detail).
+        A choice refused as `paused` names who paused the table while it still is (`paused_by`)."""
+        if str(code) == "paused" and paused_by is not None:
+            return self("error", message=self("paused_refused", who=self.paused(paused_by)))
         text = ERRORS[self.lang].get(str(code))
         if text is None or (self.lang == "en" and message and code in ("bad_state", "bad_message")):
             text = str(message or code)

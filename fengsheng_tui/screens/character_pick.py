@@ -119,7 +119,7 @@ class CharacterPickScreen(FsScreen):
         if self.note and paused:
             head.append("\n" + self.note, style="italic")
         if state.error:
-            head.append("\n" + words.error(state.error_code, state.error), style="italic")
+            head.append("\n" + state.error_text(words), style="italic")
         self.query_one("#pick-head", Static).update(head)
         blocks: list[Group | Text] = []
         for i, cid in enumerate(choices):
@@ -148,7 +148,7 @@ class CharacterPickScreen(FsScreen):
         if option is None:
             return
         if self.fs_app.state.paused_by is not None:
-            self.note = self.fs_app.words("paused_no_send")  # the server would refuse it
+            self.note = self.fs_app.paused_note()  # the server would refuse it
             self.refresh_view()
             return
         self.sent_for = int(prompt["id"])

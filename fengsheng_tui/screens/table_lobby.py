@@ -168,7 +168,7 @@ class TableLobbyScreen(FsScreen):
         if self.note:
             parts.append(plain(self.note, style="italic"))
         elif state.error:
-            parts.append(plain(words.error(state.error_code, state.error), style="italic"))
+            parts.append(plain(state.error_text(words), style="italic"))
         chat = [entry for entry in state.log if entry.chat is not None][-LOBBY_CHAT_LINES:]
         if chat:
             parts.append(Text(""))
