@@ -12,7 +12,9 @@ from __future__ import annotations
 UI = {
     'title': 'The Message',
     'you': 'you',
-    'you_named': '{name} ({you})',
+    'name_mark': '{name} ({mark})',
+    'gender_sep': ' · ',
+    'gender_sep_short': '·',
     'bracket_gap': ' ',
     'hand': 'Hand',
     'identity': 'Identity',

@@ -10,7 +10,9 @@ from __future__ import annotations
 UI = {
     'title': '风声',
     'you': '你',
-    'you_named': '{name}({you})',
+    'name_mark': '{name}({mark})',
+    'gender_sep': '·',
+    'gender_sep_short': '·',
     'bracket_gap': '',
     'hand': '手牌',
     'identity': '身份',
@@ -525,7 +527,7 @@ GENDER = {
 GENDER_SHORT = {
     'M': '男',
     'F': '女',
-    'both': '男女',
+    'both': '男/女',
 }
 
 #: What each function card does, for the help screen.

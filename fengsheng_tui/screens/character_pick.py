@@ -32,14 +32,15 @@ def choice_block(cid: str, n: int, words: Words, selected: bool) -> Group:
         head.append(" " + cid)
         return Group(head)
     head.append(" " + info.name(words.lang), style="bold underline" if selected else "bold")
+    head.append(words.gender_suffix(info.gender))
     other = f" {info.name_zh}" if words.lang == "en" else ""
-    head.append(f"{other} · {words.gender(info.gender)} · ")
+    head.append(f"{other} · ")
     head.append(words("hidden_character" if info.hidden else "open_character"), style="italic")
     rows = Table.grid(padding=(0, 1))
     rows.add_column(no_wrap=True, style="bold")
     rows.add_column(overflow="fold")  # Chinese has no spaces to wrap at: fold, never cut
     for skill in info.skills:
-        title = skill.title(words.lang) + (f" ({words('flip_skill')})" if skill.flip else "")
+        title = words.marked(skill.title(words.lang), words("flip_skill")) if skill.flip else skill.title(words.lang)
         rows.add_row(Text("   " + title), Text(skill.summary(words.lang)))
     task = info.task(words.lang)
     if task:

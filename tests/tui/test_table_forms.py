@@ -47,6 +47,91 @@ async def test_every_line_that_says_the_table_is_paused_names_who_paused_it(lang
         assert prompt.count(who) == 2, prompt  # the pause line and the refusal
         await pilot.press("space")  # held by the pause: the note names him too
         await wait_until(pilot, lambda: widget_text(app, "#prompt").count(who) == 3)
-        words = Words(lang)
-        for line in (words.paused("老王"), app.paused_note(), app.state.error_text(words)):
-            assert who in line
+
+
+# ------------------------------------------------------------------ one way to write a name, a character
+
+#: The one way each language writes a name with its marker, and a character with its gender.
+MARKED = {"zh": "{}({})", "en": "{} ({})"}
+GENDERED = {"zh": "{}·{}", "en": "{} · {}"}
+
+
+def you(words: Words, name: str) -> str:
+    return MARKED[words.lang].format(name, words("you"))
+
+
+def gendered(words: Words, name: str, gender: object) -> str:
+    return GENDERED[words.lang].format(name, words.gender(gender))
+
+
+def wrong_you(words: Words, name: str) -> list[str]:
+    """The other ways `name (you)` was written: with and without the space, full-width brackets."""
+    mark = words("you")
+    forms = [f"{name} ({mark})", f"{name}({mark})", f"{name}（{mark}）", f"{name} （{mark}）"]
+    return [f for f in forms if f != you(words, name)]
+
+
+def wrong_gender(words: Words, name: str, gender: object) -> list[str]:
+    word = words.gender(gender)
+    forms = [f"{name} ({word})", f"{name}({word})", f"{name}（{word}）", f"{name} · {word}", f"{name}·{word}"]
+    return [f for f in forms if f != gendered(words, name, gender)]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+async def test_our_name_and_a_character_with_its_gender_are_written_one_way_on_every_screen(lang: str) -> None:
+    """Lobby, table (seat box, status, route, log and our own chat line), hand panel, game over,
+    help's character list: our name always `小红(你)` / `Ann (you)`, a character `浮萍·女` /
+    `Blade · male` (`Words.you`, `Words.gendered`; the short `Blade·M` only where a seat box is
+    narrow)."""
+    from fengsheng_tui.screens.game_over import GameOverScreen
+    from fengsheng_tui.screens.table_lobby import TableLobbyScreen
+
+    from .screen_text import screen_text
+    from .states import play_with_characters
+    from .test_playtest import help_text
+    from .test_snapshots import LOBBY_TABLE
+
+    words = Words(lang)
+    me = "老王"
+    app = app_for([welcome_of(0), {"type": "lobby", "table": LOBBY_TABLE}], lang=lang)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableLobbyScreen) and you(words, me) in screen_text(app))
+        text = screen_text(app)
+        assert not any(f in text for f in wrong_you(words, me)), text
+    game = play_with_characters(5, lambda g: g.state.message is not None and 0 in g.prompts and g.state.turn > 1)
+    msg = update(game, 0)
+    ours = msg["view"]["seats"][0]["character"]
+    chat = {"type": "chat", "seat": 0, "name": me, "text": "hello"}
+    app = app_for([welcome_of(0), msg, chat], lang=lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: "hello" in widget_text(app, "#log"))
+        text = screen_text(app)
+        assert f"» {you(words, me)}: hello" in text, text  # our own chat line, marked as every name of ours
+        assert not any(f in text for f in wrong_you(words, me)), text
+        hand = widget_text(app, "#hand")
+        name = words.character(ours)
+        assert gendered(words, name, ours["gender"]) in hand, hand
+        for seat in msg["view"]["seats"]:
+            character = seat.get("character")
+            if isinstance(character, dict) and character.get("gender"):
+                shown = words.character(character)
+                assert not any(f in text for f in wrong_gender(words, shown, character["gender"])), text
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: app.screen.query("#help"))
+        reference = help_text(app)
+        from fengsheng_tui.i18n.characters import base_characters
+
+        for info in base_characters().values():
+            assert gendered(words, info.name(lang), info.gender) in reference, info.name(lang)
+            assert not any(f in reference for f in wrong_gender(words, info.name(lang), info.gender))
+    over = play_with_characters(5, lambda g: False)
+    app = app_for([welcome_of(0), update(over, 0)], lang=lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await settle(pilot)
+        text = screen_text(app)
+        assert you(words, me) in text and not any(f in text for f in wrong_you(words, me)), text
+
+
+def welcome_of(seat: int) -> dict[str, Any]:
+    return {"type": "welcome", "seat": seat, "token": "t", "table": "snap", "host": True}
