@@ -80,8 +80,6 @@ _AFTER_WINDOW = {STEP_PLAY: PLAY, STEP_TRANSMIT: AFTER_TRANSMIT, STEP_ARRIVE: AF
 #: Events logged only where nothing a secret task reads changes (the message moving on, a turn
 #: or a play phase beginning or ending, a lock, an item about to resolve: its effect logs its own).
 _TASK_QUIET = frozenset({"transmit", "arrived", "declined", "turn_start", "play_phase_ended", "locked", "resolved"})
-_PASS_ONLY = (P.PASS,)
-_PASS_ID = P.PASS.id
 
 
 @dataclass(frozen=True)
@@ -459,9 +457,11 @@ class Game:
         return (seat - 1) % len(self.state.seats)
 
     def _draw(self) -> bool:
-        self.draw(self.state.current, DRAW_COUNT)
-        self.state.node = PLAY
-        self.fire("draw_phase", seat=self.state.current)
+        s = self.state
+        s.node = PLAY
+        if s.seats[s.current].in_game:  # he may have died in the turn-start window: no draw then
+            self.draw(s.current, DRAW_COUNT)
+            self.fire("draw_phase", seat=s.current)
         return False
 
     def _play(self) -> bool:
@@ -730,11 +730,7 @@ class Game:
         prompt_id = s.next_prompt_id
         s.window = Window(step, _AFTER_WINDOW[step], eligible, set(), acted, last_actor, prompt_id, {})
         s.node = WINDOW
-        more = self._response_options
-        for seat in eligible:
-            prompts[seat] = Prompt(prompt_id, seat, RESPONSE, _PASS_ONLY, _PASS_ID, more)
-            prompt_id += 1
-        s.next_prompt_id = prompt_id
+        s.next_prompt_id = P.ask_window(prompts, prompt_id, eligible, self._response_options)
         if not eligible:
             self._close_window()
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -27,6 +28,8 @@ BAD_SERVER = "bad_server"
 PING_INTERVAL = 20.0
 CONNECT_TIMEOUT = 10.0
 RETRY_DELAY = 0.2
+
+log = logging.getLogger("fengsheng.client")
 
 
 class ClientError(Exception):
@@ -260,7 +263,7 @@ async def play_as_bot(
             continue
         if msg["type"] == "error" and msg["code"] == P.RATE_LIMITED and answered is not None:
             await asyncio.sleep(RETRY_DELAY)
-            prompt = client.view["prompt"] if client.view is not None else None
+            prompt = client.view.get("prompt") if client.view is not None else None
             if prompt is not None and prompt["id"] == answered[0]:
                 with contextlib.suppress(ClientError):
                     await client.choose(*answered)
@@ -273,21 +276,35 @@ async def play_as_bot(
         asked_ready = False  # a game is on: the next lobby needs a new `ready`
         current = msg["view"]
         events = msg["events"]
-        if bot is None or (events and events[0].get("seq") == 0):
-            bot = make_bot(int(current["seat"]))
-            answered = None
-        bot.observe(events)
-        if current["over"] and until_over:
+        # The schema leaves a newer server room (optional fields, any values in range), so a view
+        # may still be one the bot cannot play from: never a traceback, see `_unreadable`.
+        try:
+            if bot is None or (events and events[0].get("seq") == 0):
+                bot = make_bot(int(current["seat"]))
+                answered = None
+            bot.observe(events)
+            over, prompt = bool(current["over"]), current["prompt"]
+        except Exception as exc:
+            _unreadable(client, exc)
             return
-        prompt = current["prompt"]
+        if over and until_over:
+            return
         if prompt is None or current.get("paused") or (answered is not None and prompt["id"] == answered[0]):
             continue
-        if getattr(bot, "thinks", False):
-            # A searching bot (hard) thinks for up to a second: in a thread, on its own copy of
-            # the view, so that the other seats this process plays keep their connections going.
-            option = await asyncio.to_thread(bot.decide, copy.deepcopy(current))
-        else:
-            option = bot.decide(current)
+        try:
+            if getattr(bot, "thinks", False):
+                # A searching bot (hard) thinks for up to a second: in a thread, on its own copy of
+                # the view, so that the other seats this process plays keep their connections going.
+                option = await asyncio.to_thread(bot.decide, copy.deepcopy(current))
+            else:
+                option = bot.decide(current)
+        except Exception as exc:
+            # The bot cannot decide from this view: the prompt's own default is always legal.
+            option = prompt.get("default")
+            log.warning("the bot cannot decide from the server's view (%r): taking the default %r", exc, option)
+            if type(option) is not str:
+                _unreadable(client, exc)
+                return
         if delay:
             await asyncio.sleep(delay)
         answered = (prompt["id"], option)
@@ -295,6 +312,11 @@ async def play_as_bot(
             await client.choose(prompt["id"], option)
         except ClientError:
             return
+
+
+def _unreadable(client: Client, exc: Exception) -> None:
+    """A view the bot cannot read at all: give up on this server as one that broke the protocol."""
+    client._fail(P.ProtocolError(BAD_SERVER, f"the server sent a view a bot cannot play from ({exc!r:.200})"))
 
 
 def _not_ready_in_lobby(client: Client, table: dict[str, Any]) -> bool:

@@ -17,9 +17,12 @@ owner-only files in owner-only folders (net/private_files.py).
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import struct
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -37,6 +40,8 @@ _OLD_HEADER = struct.Struct(">I")
 MAX_RECORD = 1024 * 1024
 JOURNAL_SUFFIX = ".journal"
 REPLAY_SUFFIX = ".replay"
+
+log = logging.getLogger("fengsheng.journal")
 
 
 class JournalError(ValueError):
@@ -57,11 +62,26 @@ def _pack(record: dict[str, Any]) -> bytes:
 
 
 class Journal:
-    """One table's journal, open for appending."""
+    """One table's journal, open for appending.
+
+    A write that fails (a full disk, a removed folder) must not stop the game the journal is
+    for: the first failure is logged as an error naming the file and why, and the journal
+    writes nothing more (`failed` says why); the table plays on without it."""
 
     def __init__(self, path: Path, handle: BinaryIO) -> None:
         self.path = path
         self._file = handle
+        self.failed: str | None = None
+
+    def _write(self, action: Callable[[], object]) -> None:
+        if self.failed is not None:
+            return
+        try:
+            action()
+        except (OSError, ValueError) as exc:  # ValueError: the file is closed
+            self.failed = str(exc)
+            log.error("cannot write the journal %s (%s): the game goes on, but from here on a crash of the "
+                      "server loses its choices", self.path, exc)
 
     @classmethod
     def create(cls, path: Path, start: dict[str, Any]) -> Journal:
@@ -69,6 +89,10 @@ class Journal:
         handle.write(MAGIC)
         journal = cls(path, handle)
         journal.append({"t": "start", "version": PROTOCOL_VERSION, **start}, sync=True)
+        if journal.failed is not None:
+            journal.close()
+            path.unlink(missing_ok=True)
+            raise OSError(f"cannot write {path}: {journal.failed}")
         sync_dir(path.parent)  # the directory entry must be durable too, or the file may vanish
         return journal
 
@@ -82,23 +106,27 @@ class Journal:
         return cls(path, handle)
 
     def append(self, record: dict[str, Any], sync: bool = False) -> None:
-        self._file.write(_pack(record))
+        self._write(lambda: self._file.write(_pack(record)))
         if sync:
             self.sync()
 
     def flush(self) -> None:
         """Hand what was appended to the OS: enough to survive a `kill -9` of the server."""
-        self._file.flush()
+        self._write(self._file.flush)
 
     def sync(self) -> None:
         """Flush and fsync: called once per batch of choices, right after the clients are told."""
+        self._write(self._flush_and_fsync)
+
+    def _flush_and_fsync(self) -> None:
         self._file.flush()
         os.fsync(self._file.fileno())
 
     def close(self) -> None:
         if not self._file.closed:
             self.sync()
-            self._file.close()
+            with contextlib.suppress(OSError):  # a failed flush was reported by `sync`
+                self._file.close()
 
 
 @dataclass(frozen=True)

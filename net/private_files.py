@@ -63,11 +63,15 @@ def write_private(path: Path, data: bytes) -> None:
     """Write a whole owner-only file atomically (a temporary file, fsynced, then renamed)."""
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.unlink(missing_ok=True)
-    with create_private(tmp) as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    try:
+        with create_private(tmp) as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)  # a full disk must not keep half a file as well
+        raise
 
 
 def sync_dir(path: Path) -> None:

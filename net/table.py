@@ -35,6 +35,7 @@ from net.clock import TableClock
 from net.connection import FramedConnection
 from net.fanout import FanOut
 from net.journal import (
+    JOURNAL_SUFFIX,
     REPLAY_SUFFIX,
     Journal,
     JournalDamaged,
@@ -261,7 +262,7 @@ class Table:
             self._sync_due = self._flush_now() or self._sync_due
         except Exception:
             log.exception("%s: internal error while handling %d items", self.name, len(batch))
-        wake_at = self._next_wake()
+        wake_at = self._wake_time()
         if self._sync_due or self._inbox or (
             wake_at is not None and (self._sleep_until is None or wake_at < self._sleep_until)
         ):
@@ -277,7 +278,7 @@ class Table:
                     await asyncio.to_thread(self.journal.sync)
             if not self._inbox:
                 self._wake.clear()
-                wake_at = self._next_wake()
+                wake_at = self._wake_time()
                 self._sleep_until = wake_at
                 self._idle = True
                 try:
@@ -426,7 +427,10 @@ class Table:
         if self.phase == LOBBY:
             self._dirty = True
             if self.auto_start and len(self.slots) == self.players:
-                self._start_game()
+                try:
+                    self._start_game()
+                except OpError as exc:
+                    session.send(P.error(exc.code, exc.message))
         else:
             # Reconnect or spectator: the snapshot with the whole log and any open prompt.
             session.since = 0
@@ -743,15 +747,27 @@ class Table:
     # ------------------------------------------------------------------ the game
 
     def _start_game(self) -> None:
-        while len(self.slots) < self.players:
-            self._append_bot(STANDIN_LEVEL)
+        """Start a game, or raise `OpError` with the table as it was (the bots that would have
+        filled the empty seats are taken away again): nothing changes until the game and its
+        journal both exist."""
+        filled = [self._append_bot(STANDIN_LEVEL) for _ in range(self.players - len(self.slots))]
+        try:
+            self._begin_game()
+        except OpError:
+            for slot in filled:
+                self.seats.remove(slot)
+            raise
+
+    def _begin_game(self) -> None:
         config = self._config(names=tuple(slot.name for slot in self.slots))
         try:
             config.validate()
         except ConfigError as exc:
             raise OpError(P.BAD_STATE, str(exc)) from None
         seed = self.seed if self.seed is not None else secrets.randbits(62)
-        self.game = Game.new(config, seed)
+        game = Game.new(config, seed)
+        journal = None if self.data_dir is None else self._new_journal(config, seed)
+        self.game = game
         self.phase = PLAYING
         self.timing.clear()
         self.standins.deal(self.game, self.slots)
@@ -761,10 +777,8 @@ class Table:
             session.since = 0
             session.base = None
             session.fast_forward = False
-        if self.data_dir is not None:
-            stamp = time.strftime("%Y%m%d-%H%M%S")
-            path = Path(self.data_dir) / f"{_file_name(self.name)}-{stamp}-{seed % 100000:05d}.journal"
-            self.journal = Journal.create(path, self._start_record(config, seed))
+        if journal is not None:
+            self.journal = journal
             self.replay_frames = FrameLog(self.players)
         # The console may be read by a host who also plays: the seed (which fixes the deck and the
         # identities) and each choice (option ids name cards; passes are secret) only with --verbose.
@@ -773,8 +787,27 @@ class Table:
         self._dirty = True
         self._sync_prompts()
 
-    def _append_bot(self, level: str) -> None:
+    def _new_journal(self, config: GameConfig, seed: int) -> Journal:
+        """The new game's journal, under a name no other file has (a game started again in the
+        same second with the same seed gets `-2`, `-3` …); `OpError` for the host when the data
+        folder cannot be written."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        stem = f"{_file_name(self.name)}-{stamp}-{seed % 100000:05d}"
+        for n in range(1, 100):
+            path = Path(self.data_dir or ".") / f"{stem}{'' if n == 1 else f'-{n}'}{JOURNAL_SUFFIX}"
+            try:
+                return Journal.create(path, self._start_record(config, seed))
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                log.error("%s: cannot start a game: its journal cannot be written in %s: %s",
+                          self.name, self.data_dir, exc)
+                raise OpError(P.BAD_STATE, f"cannot start: the game's journal cannot be written ({exc})") from None
+        raise OpError(P.BAD_STATE, f"cannot start: 99 journals named {stem} already exist")
+
+    def _append_bot(self, level: str) -> SeatSlot:
         self.seats.append_bot(level)
+        return self.slots[-1]
 
     def _start_record(self, config: GameConfig, seed: int) -> dict[str, Any]:
         return {
@@ -869,6 +902,15 @@ class Table:
             if slot.offline_since is not None and slot.bot is None and slot.offline_since + self.standin_grace <= now
         ]
         return expired, bot_moves, standins
+
+    def _wake_time(self) -> float | None:
+        """`_next_wake`, for the loop: whatever a bug left behind, the table's task must not end
+        (every player at the table would be stuck), so a failure is logged and retried in a second."""
+        try:
+            return self._next_wake()
+        except Exception:
+            log.exception("%s: internal error while reading the table clock", self.name)
+            return self.clock() + 1.0
 
     def _next_wake(self) -> float | None:
         game = self.game
@@ -987,7 +1029,15 @@ class Table:
 
     def _write_files(self, journal: Journal, game: Game, frames: FrameLog | None, seats: int) -> None:
         """The journal closed (fsynced), the game's record and each seat's (and the public) replay.
-        Reads only the finished game, which nothing changes any more: safe in a worker thread."""
+        Reads only the finished game, which nothing changes any more: safe in a worker thread.
+        A disk that cannot take them is logged (one line); the players have been told the end."""
+        try:
+            self._write_game_files(journal, game, frames, seats)
+        except OSError as exc:
+            log.error("%s: could not write the finished game's record and replays beside %s: %s",
+                      self.name, journal.path, exc)
+
+    def _write_game_files(self, journal: Journal, game: Game, frames: FrameLog | None, seats: int) -> None:
         journal.close()
         path = journal.path
         s = game.state

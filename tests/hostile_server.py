@@ -186,8 +186,10 @@ def named_case(name: str) -> list[bytes]:
 class HostileServer:
     """Serves `case` to every connection on 127.0.0.1: reads the hello, sends the case's frames."""
 
-    def __init__(self, case: list[bytes]) -> None:
+    def __init__(self, case: list[bytes], hang_up: bool = False) -> None:
         self.case = case
+        #: Close each connection once its frames are sent (a client must then end by itself).
+        self.hang_up = hang_up
         self.server: asyncio.Server | None = None
         self.hellos = 0
 
@@ -214,7 +216,7 @@ class HostileServer:
             for data in self.case:
                 writer.write(data)
             await writer.drain()
-            while await reader.read(4096):  # pings: unanswered, the client must not care
+            while not self.hang_up and await reader.read(4096):  # pings: unanswered, the client must not care
                 pass
         except (OSError, asyncio.IncompleteReadError):
             pass

@@ -55,8 +55,8 @@ GOLDEN_CHARACTERS: dict[tuple[int, str, int], tuple[str, str, int]] = {
     (7, 'alt', 1): ('73b694202914af318429b9bccd3ba6c73b53da62747ae7b682ae45f30beac680', '2648ea5387915ad18fe36383dfadae97e853059b2349fecefecf0282564f1fe3', 834),
     (7, 'alt', 2): ('74235cce738a9ea8ba733bac2d4996d24a029ba79df672acdfeb4935aeec755b', '23affb36d62f764881f3bcb9b282f28da487c5541a502f521d9f6e64329d126e', 1300),
     (9, 'default', 0): ('190b8c530b510430ebcebac0febb42a3db698d39c6fec08302381316032cf29e', 'ef17d616a3e04e54e6d59e47c02c9127aef4ef2ebdf8a83d84e5994bcf261366', 1342),
-    (9, 'default', 1): ('8fb34c54dca1d7d6c9ec42c107bc2671ebe5d77dca5342a634f1082f4cae43af', '81f59df0d5f691282d94bda6c300f52fa75c5e8c2b203b0ac28b9d09e4bc93db', 1450),
-    (9, 'default', 2): ('85b79dd3b0ac2e61bddfe7f4da4cb66c657775fd587be24b261f3933ad6a8aa1', 'bec31344fbff4fb239db1b88a542e5ba3b0cceb98ec40f980f15ebe8d24bb628', 915),
+    (9, 'default', 1): ('881d5262225906545c23f251f7900b00628c4845206608d837bec21c0f4a3940', 'af6b415e048a1a2e30948fe100a838c1210aa603371e6bbd7a6bb7eb26aa99f5', 1450),
+    (9, 'default', 2): ('8ccc66b9bd06fdbbe3efe7be3ebaf2125bddcf0f47046eeebc9d44e0d2d4c675', '26477d16638fe150285df69df0de88d789da0038e83b2c4a233a865a6a3c67af', 1280),
 }
 CHARACTER_PINS = [(3, "default"), (5, "default"), (6, "3v3"), (7, "alt"), (9, "default")]
 

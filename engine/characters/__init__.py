@@ -97,6 +97,7 @@ class Character:
     task: Task | None = None  # a neutral's secret task
     task_at: str | None = None  # None: checked after every step; "death" / "declaring": only then
     death_task: Task | None = None  # a second part of an always-judged task, judged at a death (小白)
+    task_voids: bool = False  # judged at a declaration, it may void it and win instead (蝮蛇): judged first
     implemented: bool = False
     acts: bool = False  # has an active skill: face-up, it may act in a window (asked by public facts)
     active_at: dict[str, tuple[Active, ...]] = field(default_factory=dict)  # moment -> its active skills
@@ -153,14 +154,14 @@ def _data() -> dict[str, dict[str, Any]]:
 
 
 def register(cid: str, skills: tuple[Skill, ...], task: Task | None = None, task_at: str | None = None,
-             death_task: Task | None = None) -> Character:
+             death_task: Task | None = None, task_voids: bool = False) -> Character:
     d = _data()[cid]
     character = Character(
         id=cid, name=d["name_zh"], name_en=d["name_en"], hidden=bool(d["hidden"]),
         gender=BOTH if cid == "xiaobai" else d["gender"],
         skill_names=tuple(s["name_zh"] for s in d["skills"]),
         task_zh=(d["secret_task"] or {}).get("summary_zh"), task_en=(d["secret_task"] or {}).get("summary_en"),
-        skills=skills, task=task, task_at=task_at, death_task=death_task, implemented=True,
+        skills=skills, task=task, task_at=task_at, death_task=death_task, task_voids=task_voids, implemented=True,
         acts=any(isinstance(s, Active) for s in skills),
         active_at={moment: tuple(s for s in skills if isinstance(s, Active) and moment in s.moments)
                    for moment in {m for s in skills if isinstance(s, Active) for m in s.moments}},
@@ -598,8 +599,14 @@ def death_task_winner(game: Game, victim: int) -> int | None:
 
 
 def settle_victory(game: Game, declaring: dict[str, Any]) -> None:
-    """Tasks judged at a declaration look at the declarer only (CHARACTERS.md notes)."""
-    for seat in game.order_from(game.state.current):
+    """Tasks judged at a declaration look at the declarer only (CHARACTERS.md notes).
+
+    [DECISION] A task that voids the declaration (蝮蛇's) is judged first: a void declaration
+    completes no other task, and the others are judged on the declaration that stands (his), so the
+    outcome does not depend on where the seats sit."""
+    seats = game.order_from(game.state.current)
+    first = [seat for seat in seats if (c := character_of(game, seat)) is not None and c.task_voids]
+    for seat in (*first, *(seat for seat in seats if seat not in first)):
         player = game.state.seats[seat]
         c = character_of(game, seat)
         if player.identity != "neutral" or c is None or c.task is None or c.task_at != "declaring":

@@ -49,4 +49,4 @@ def _task(game: Game, seat: int, ctx: dict[str, Any]) -> bool:
     return True
 
 
-CHARACTER = register("fushe", (SHENGDONG_JIXI, DANYAO_WUXIAN), task=_task, task_at="declaring")
+CHARACTER = register("fushe", (SHENGDONG_JIXI, DANYAO_WUXIAN), task=_task, task_at="declaring", task_voids=True)

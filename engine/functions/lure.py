@@ -1,5 +1,6 @@
 """调虎离山: in the transmit window; the target takes no part in this message's transmission.
-Not yourself, not the sender, not a locked player (CARDS.md 调虎离山, FOOP)."""
+Not yourself, not the sender, not a locked player (CARDS.md 调虎离山, FOOP), nor the player who
+intercepted the message: 截获 makes him behave as locked (CARDS.md 锁定 notes)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def targets(game: Game, user: int, moment: str) -> list[Target] | None:
     return [
         (seat, None)
         for seat in game.others_in_game(user)
-        if seat != m.sender and seat not in s.locked and seat not in m.skipped
+        if seat != m.sender and seat not in s.locked and seat not in m.skipped and seat != m.intercepted_by
     ]
 
 

@@ -72,7 +72,7 @@ async def _one_bot(args: argparse.Namespace, host: str, port: int, n: int) -> bo
 
     from bots import make_bot
     from net import protocol as P
-    from net.client import Client, ClientError, play_as_bot
+    from net.client import BAD_SERVER, Client, ClientError, play_as_bot
 
     name = "Bot"  # the table names a bot client itself (net/seats.py `bot_name`)
     token: str | None = None
@@ -97,6 +97,11 @@ async def _one_bot(args: argparse.Namespace, host: str, port: int, n: int) -> bo
         await play_as_bot(client, lambda seat: make_bot(args.level, seat, secrets.randbits(32), args.think), args.delay, args.once)
         over = bool(client.view and client.view.get("over"))
         await client.close()
+        if client.failure is not None:
+            # A server that broke the protocol is not one to come back to (as the Textual client).
+            why = "".join(ch if ch.isprintable() else "?" for ch in client.failure.message)
+            print(f"fengsheng bot: {BAD_SERVER}: {why}", file=sys.stderr)
+            return False
         if args.once and over:
             return True
         dropped_at = time.monotonic()
