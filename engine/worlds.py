@@ -39,10 +39,10 @@ from .view import (
     _message,
     _stack_item,
     _task_of,
-    _waiting,
     entry_facts,
     events_for,
     seat_entry,
+    waiting,
 )
 
 if TYPE_CHECKING:
@@ -500,7 +500,7 @@ _LAZY_KEYS: dict[str, _Build] = {
     "discard": lambda g, seat, e: ([g.face(c) for c in g.state.discard] if g.state.config.discard_face_up
                                    else len(g.state.discard)),
     "removed": lambda g, seat, e: len(g.state.removed),
-    "waiting": lambda g, seat, e: _waiting(g),
+    "waiting": lambda g, seat, e: waiting(g),
     "prompt": lambda g, seat, e: _lazy_prompt(g, seat),
     "over": lambda g, seat, e: g.over,
     "winners": lambda g, seat, e: list(g.state.winners),

@@ -78,10 +78,16 @@ class Client:
         `bot`: a program will play this seat (`fengsheng bot`). `source`: the local address to
         connect from (a door gives each guest a loopback address of his own)."""
         try:
+            # A name, password or table name too long (or a damaged saved token) is ours to refuse,
+            # with the same kind of error as every other refusal, before anything is sent.
+            hello = P.hello(name, token=token, table=table, password=password, spectate=spectate, bot=bot)
+        except P.ProtocolError as exc:
+            raise ClientError(P.BAD_MESSAGE, exc.message) from None
+        try:
             self.conn = await open_connection(host, port, timeout=timeout, source=source)
         except (OSError, TimeoutError) as exc:
             raise ClientError("connect", f"cannot reach {host}:{port}: {exc}") from None
-        self.conn.send(P.hello(name, token=token, table=table, password=password, spectate=spectate, bot=bot))
+        self.conn.send(hello)
         try:
             first = P.validate_server_message(await self.conn.read_message(timeout=timeout))
         except (ConnectionClosed, TimeoutError) as exc:

@@ -30,6 +30,7 @@ from engine import ChoiceError, ConfigError, Game, GameConfig, Prompt, events_fo
 from engine.cards import deck_variants
 from engine.prompts import KINDS, RESPONSE
 from engine.state import TURN_STEPS
+from engine.view import waiting
 from net import protocol as P
 from net.clock import TableClock
 from net.connection import FramedConnection
@@ -461,8 +462,8 @@ class Table:
         if self.seats.muted(session):
             session.send(P.error(P.BAD_STATE, "the host has muted you: your chat reaches nobody"))
             return
-        if not session.chat_limiter.allow():
-            session.send(P.error(P.RATE_LIMITED, "chat: at most one line a second"))
+        if not self.seats.may_chat(session):
+            session.send(P.error(P.RATE_LIMITED, "chat: at most one line a second (and two from one address)"))
             return
         line = P.chat(session.seat, self.seats.chat_name(session), text)
         for other in self.sessions:
@@ -831,9 +832,11 @@ class Table:
         if seat is None:
             session.send(P.error(P.NOT_YOUR_SEAT, "spectators cannot act", prompt_id))
             return
-        owner = next((p for p in game.prompts.values() if p.id == prompt_id), None)
-        if owner is not None and owner.seat != seat:
-            session.send(P.error(P.NOT_YOUR_SEAT, f"prompt {prompt_id} belongs to seat {owner.seat}", prompt_id))
+        # Whose prompt it is by the public waiting list alone: an asked seat keeps its place there
+        # until the window closes, so the refusal never tells whether that seat has answered.
+        owner = next((w["seat"] for w in waiting(game) if w["prompt_id"] == prompt_id), None)
+        if owner is not None and owner != seat:
+            session.send(P.error(P.NOT_YOUR_SEAT, f"prompt {prompt_id} belongs to seat {owner}", prompt_id))
             return
         if self.timing.paused:
             # A pause freezes the game, not only its clock: the prompt stays open, with its time.
