@@ -31,8 +31,8 @@ class HandPanel(Static):
         view = state.view or {}
         if state.view is not None and view.get("seat") is None:
             return
-        star = "" if self.record else f" ({words('hand_star')})"
-        title = Text(f"{words('hand')}{star} · {words('identity')}: {words.identity(view.get('identity'))}")
+        hand = words("hand") if self.record else words.marked(words("hand"), words("hand_star"))
+        title = Text(f"{hand} · {words('identity')}: {words.identity(view.get('identity'))}")
         seats = state.seats
         if own_seat and state.seat is not None and 0 <= state.seat < len(seats):
             seat = seats[state.seat]
@@ -100,9 +100,7 @@ def own_character_lines(view: dict[str, Any], seat: int | None, words: Words, sk
         return []
     line = Text(f"{words('character')}: ", style="bold")
     line.append(words.character(character))
-    gender = words.gender(character.get("gender"))
-    if gender:
-        line.append(f" ({gender})", style="dim")
+    line.append(words.gender_suffix(character.get("gender")), style="dim")
     names = list(character.get("skills") or [])
     if names:
         line.append(f"  {words('skills')}:", style="bold")

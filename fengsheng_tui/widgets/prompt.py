@@ -220,7 +220,7 @@ class PromptPanel(Static):
         if chooser.note:
             lines.append(Text(chooser.note, style="italic"))
         if state.error:
-            lines.append(Text(words.error(state.error_code, state.error), style="italic"))
+            lines.append(Text(state.error_text(words), style="italic"))
         width = max(10, self.size.width) if self.size.width else 78
         self.lines = sum(len(line.wrap(measure_console(), width)) for line in lines)
         self.update(Group(*lines), layout=layout)
