@@ -154,6 +154,15 @@ class Table:
         #: Deadlines, issue times and the host's pause (`net.clock`).
         self.timing = TableClock(clock)
         self._config().validate()
+        # What every welcome and hello must carry: a table no client could join is refused here.
+        problem = P.SERVER_MESSAGES["welcome"]["table"].check(name)
+        if problem is None and password is not None:
+            problem = P.CLIENT_MESSAGES["hello"]["password"].check(password)
+            problem = problem and f"the password {problem}"
+        elif problem is not None:
+            problem = f"the table name {problem}"
+        if problem is not None:
+            raise ConfigError(problem)
 
         self.phase = LOBBY
         self.game: Game | None = None
@@ -687,7 +696,11 @@ class Table:
         self.bot_delay = float(seconds)
 
     def _op_set_password(self, args: dict[str, Any]) -> None:
-        self.password = self._arg(args, "password", str, None) or None
+        password = self._arg(args, "password", str, None) or None
+        problem = P.CLIENT_MESSAGES["hello"]["password"].check(password)
+        if problem:  # no hello could carry it: the table would be closed to everyone
+            raise OpError(P.BAD_MESSAGE, f"the password {problem}")
+        self.password = password
 
     def _op_add_bot(self, args: dict[str, Any]) -> None:
         self._lobby_only("add_bot")
