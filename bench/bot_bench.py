@@ -3,17 +3,17 @@
     .venv/bin/python bench/bot_bench.py            # 1,000 games per arena (several minutes)
     .venv/bin/python bench/bot_bench.py --games 100 --json
     .venv/bin/python bench/bot_bench.py --characters-only   # only the arenas with characters
-    .venv/bin/python bench/bot_bench.py --hard --games 400 --rollouts 48 --candidates 3   # hard vs normal
+    .venv/bin/python bench/bot_bench.py --hard --games 400 --rollouts 24 --candidates 3   # hard vs normal
     .venv/bin/python bench/bot_bench.py --hard-timing 3   # hard's decision time at its default budget
 
 `--hard` runs only the two arenas of `hard` against `normal` (6 players 3v3; 5 players with
 characters), hard searching a fixed number of rollouts per decision (`--rollouts`, deterministic)
 among at most `--candidates` options instead of its default 1 s budget among 6, which 400 games
-could not afford here. The default, 48 rollouts among 3 (4 worlds for 3 options, then 22 more for
-normal's choice and the best other), stays below what 1 s reaches on this 2-core machine (median
-184, least 76 rollouts per search at normal priority, load 5-6), so the measured hard is no
-stronger than the one players get; on paired seeds it beat the cheapest setting (12 rollouts, 4
-worlds: hard overrules normal only on 4 worlds or more). `--hard-timing N` plays
+could not afford here. The default, 24 rollouts among 3 (4 worlds for 3 options, then 6 more for
+normal's choice and the best other), stays below what 1 s reaches on this 2-core machine even
+loaded (per search: median 184, least 76 at load 5; median 58, 10th percentile 34 at load 19),
+so the measured hard is no stronger than the one players get. 12 rollouts give only 4 worlds
+(hard overrules normal only on 4 worlds or more) and lost to 36 on paired seeds. `--hard-timing N` plays
 N games of each arena at the default budget and reports hard's decision time (median, p99) and
 the rollouts its searches reach in that time (median, 10th percentile, least).
 
@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log", default=None, metavar="FILE", help="append one line per game to FILE")
     parser.add_argument("--worlds", type=int, default=0, metavar="N",
                         help="only time N worlds sampled (and one hard rollout each) per table size")
-    parser.add_argument("--rollouts", type=int, default=48, help="hard's rollouts per decision with --hard")
+    parser.add_argument("--rollouts", type=int, default=24, help="hard's rollouts per decision with --hard")
     parser.add_argument("--candidates", type=int, default=3, help="options hard searches at most with --hard")
     parser.add_argument("--hard-timing", type=int, default=0, metavar="N",
                         help="N games per hard arena at hard's default budget (decision time)")
