@@ -29,6 +29,7 @@ from typing import Any, BinaryIO
 
 import msgpack
 
+from engine.config import GameConfig
 from net.private_files import create_private, open_private, sync_dir, write_private
 from net.protocol import PROTOCOL_VERSION
 
@@ -218,6 +219,41 @@ def _old_format(data: bytes) -> bool:
     return isinstance(record, dict) and record.get("t") == "start"
 
 
+def _start_problem(start: Any) -> str | None:
+    """What in a journal's start record is not of the types `_start_record` writes (None: all is)."""
+    def text(value: Any, nullable: bool = False) -> bool:
+        return isinstance(value, str) or (nullable and value is None)
+
+    if not isinstance(start, dict):
+        return "the start record is not a map"
+    config = start.get("config")
+    if not isinstance(config, dict) or not all(isinstance(key, str) for key in config):
+        return "the start record's config is not a map"
+    try:
+        GameConfig.from_dict(config).validate(deal_characters=False)
+    except (TypeError, ValueError) as exc:
+        return f"the start record's config is not a game ({str(exc)[:100]})"
+    if not text(start.get("table")) or not text(start.get("host_token")) or not text(start.get("password"), True):
+        return "the start record's table, host token or password is not text"
+    if type(start.get("seed")) is not int:
+        return "the start record's seed is not an integer"
+    timers = start.get("timers", {})
+    if not isinstance(timers, dict) or not all(
+            isinstance(k, str) and type(v) in (int, float) for k, v in timers.items()):
+        return "the start record's timers are not a map of seconds"
+    seats = start.get("seats")
+    if not isinstance(seats, list) or not all(
+            isinstance(s, dict) and text(s.get("name")) and text(s.get("token"), True) and text(s.get("bot"), True)
+            for s in seats):
+        return "the start record's seats are not a list of seats"
+    return None
+
+
+def _is_choice(choice: Any) -> bool:
+    return (isinstance(choice, list | tuple) and len(choice) == 3 and type(choice[0]) is int
+            and type(choice[1]) is int and isinstance(choice[2], str))
+
+
 def read_journal(path: Path) -> JournalContents:
     data = path.read_bytes()
     if not data.startswith(MAGIC):
@@ -229,11 +265,18 @@ def read_journal(path: Path) -> JournalContents:
     records, offset = _records_from(data, len(MAGIC))
     if not records or records[0].get("t") != "start":
         raise JournalError(f"{path} is not a table journal (its start record is unreadable)")
+    # Whole records (their checksums hold) of types this version never writes: refused by name.
+    problem = _start_problem(records[0])
+    if problem is not None:
+        raise JournalError(f"{path}: not a journal this version can resume: {problem}")
     contents = JournalContents(start=records[0], valid_bytes=offset)
-    for record in records[1:]:
+    for i, record in enumerate(records[1:], 1):
         if record.get("t") == "choice":
-            seat, prompt_id, option = record["c"]
-            contents.choices.append((int(seat), int(prompt_id), str(option)))
+            choice: Any = record.get("c")
+            if not _is_choice(choice):
+                raise JournalError(f"{path}: not a journal this version can resume: record {i} is the choice "
+                                   f"{choice!r:.60}, not [seat, prompt id, option]")
+            contents.choices.append((choice[0], choice[1], choice[2]))
         elif record.get("t") == "end":
             contents.end = record
     if offset < len(data):
