@@ -3,15 +3,19 @@
     .venv/bin/python bench/bot_bench.py            # 1,000 games per arena (several minutes)
     .venv/bin/python bench/bot_bench.py --games 100 --json
     .venv/bin/python bench/bot_bench.py --characters-only   # only the arenas with characters
-    .venv/bin/python bench/bot_bench.py --hard --games 400 --rollouts 12 --candidates 3   # hard vs normal
+    .venv/bin/python bench/bot_bench.py --hard --games 400 --rollouts 24 --candidates 3   # hard vs normal
     .venv/bin/python bench/bot_bench.py --hard-timing 3   # hard's decision time at its default budget
 
 `--hard` runs only the two arenas of `hard` against `normal` (6 players 3v3; 5 players with
 characters), hard searching a fixed number of rollouts per decision (`--rollouts`, deterministic)
 among at most `--candidates` options instead of its default 1 s budget among 6, which 400 games
-could not afford here (hard overrules normal only on 4 worlds or more: 12 rollouts, 3 candidates
-is the cheapest setting where the search can change a decision). `--hard-timing N` plays
-N games of each arena at the default budget and reports hard's decision time (median, p99).
+could not afford here. The default, 24 rollouts among 3 (4 worlds for 3 options, then 6 more for
+normal's choice and the best other), stays below what 1 s reaches on this 2-core machine even
+loaded (per search: median 184, least 76 at load 5; median 58, 10th percentile 34 at load 19),
+so the measured hard is no stronger than the one players get. 12 rollouts give only 4 worlds
+(hard overrules normal only on 4 worlds or more) and lost to 36 on paired seeds. `--hard-timing N` plays
+N games of each arena at the default budget and reports hard's decision time (median, p99) and
+the rollouts its searches reach in that time (median, 10th percentile, least).
 
 Arenas give each faction each level in alternate games (the harness reads the deal to seat the
 levels; the bots themselves only ever see their own projection). Decision time covers `observe`
@@ -43,6 +47,7 @@ HARD_ARENAS = [
     ("hard vs normal, 6 3v3", 6, "3v3", "hard", "normal", False),
     ("hard vs normal, 5 players, characters", 5, "default", "hard", "normal", True),
 ]
+SPENT: dict[str, list[int]] = {}  # rollouts per searched decision of hard, per arena
 HARD_OPTIONS: dict[str, object] = {}  # HardBot keyword arguments for the arenas (--rollouts, --budget)
 LOG: list[str] = []  # --log FILE: one line per game, so a long run's partial results can be read
 ARENAS = [
@@ -124,7 +129,12 @@ def timed_game(config: GameConfig, seed: int, levels: list[str], times: dict[str
             times.setdefault(f"{key}, real choices", []).append(took)
         return choice
 
-    return play(config, seed, decide, check=False, observe=observe)
+    game = play(config, seed, decide, check=False, observe=observe)
+    key = f"{config.players} players" + (", characters" if config.characters else "")
+    for bot in bots:
+        if isinstance(bot, HardBot):
+            SPENT.setdefault(key, []).extend(bot.spent)
+    return game
 
 
 def world_timing(moments: int, seed: int) -> dict[str, object]:
@@ -181,6 +191,14 @@ def percentiles(samples: list[float]) -> dict[str, float]:
             "max_ms": round(ordered[-1] * 1e3, 3)}
 
 
+def spread(counts: list[int]) -> dict[str, float]:
+    """How many rollouts hard's searches played: with a clock budget, what it reaches on this machine
+    (a fixed `--rollouts` measured below that is a weaker hard than players get)."""
+    ordered = sorted(counts)
+    return {"searches": len(ordered), "median": statistics.median(ordered),
+            "p10": ordered[len(ordered) // 10], "min": ordered[0]}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games per arena (default: 1000)")
@@ -192,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log", default=None, metavar="FILE", help="append one line per game to FILE")
     parser.add_argument("--worlds", type=int, default=0, metavar="N",
                         help="only time N worlds sampled (and one hard rollout each) per table size")
-    parser.add_argument("--rollouts", type=int, default=12, help="hard's rollouts per decision with --hard")
+    parser.add_argument("--rollouts", type=int, default=24, help="hard's rollouts per decision with --hard")
     parser.add_argument("--candidates", type=int, default=3, help="options hard searches at most with --hard")
     parser.add_argument("--hard-timing", type=int, default=0, metavar="N",
                         help="N games per hard arena at hard's default budget (decision time)")
@@ -223,12 +241,17 @@ def main(argv: list[str] | None = None) -> int:
         if not args.json:
             print_arena(name, report[name])  # type: ignore[arg-type]
     report["decision_time"] = {level: percentiles(t) for level, t in times.items() if t}
+    if SPENT:
+        report["hard_rollouts_per_search"] = {key: spread(n) for key, n in SPENT.items() if n}
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=1))
     else:
         for level, t in report["decision_time"].items():  # type: ignore[attr-defined]
             print(f"decision time {level}: median {t['median_ms']} ms, p99 {t['p99_ms']} ms, "
                   f"max {t['max_ms']} ms over {t['choices']} choices")
+        for key, n in report.get("hard_rollouts_per_search", {}).items():  # type: ignore[attr-defined]
+            print(f"hard rollouts per searched decision, {key}: median {n['median']}, p10 {n['p10']}, "
+                  f"min {n['min']} over {n['searches']} searches")
     return 0
 
 

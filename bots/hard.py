@@ -55,6 +55,7 @@ class HardBot(NormalBot):
         self._fed = 0
         self.searched = 0  # decisions settled by search (for benches and tests)
         self.overruled = 0  # ...of which the search chose another option than normal's
+        self.spent: list[int] = []  # rollouts played per searched decision (benches: what a budget reaches)
 
     def observe(self, events: list[dict]) -> None:
         super().observe(events)
@@ -122,6 +123,7 @@ class HardBot(NormalBot):
                 halve_at *= 2
             if left is None and deadline is None:
                 break
+        self.spent.append(sum(len(s) for s in scores.values()))
         n = len(worlds)
         if n < MIN_WORLDS:
             return baseline

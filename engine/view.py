@@ -102,7 +102,7 @@ def public_view(game: Game, entries: list[dict[str, object]] | None = None) -> d
         "pile": len(s.pile),
         "discard": [game.face(c) for c in s.discard] if s.config.discard_face_up else len(s.discard),
         "removed": len(s.removed),
-        "waiting": _waiting(game),
+        "waiting": waiting(game),
         "prompt": None,
         "over": game.over,
         "winners": list(s.winners),
@@ -184,6 +184,44 @@ def own_facts(game: Game, seat: int) -> tuple[object, ...]:
             break
     return (seat, tuple(me.hand), me.identity, tuple(me.character_choices), _character_facts(game, seat, seat),
             None if prompt is None else prompt.id, message, stack)
+
+
+def table_facts(game: Game) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    """Every seat's `entry_facts` and `own_facts`, each equal to what those give, found in one
+    pass over the seats: what they read alike (the node, the message, the probes on the stack,
+    a seat's character) is read once. A server fanning a moment out to a whole table needs both
+    for every seat at every flush (tests/test_frames.py holds them equal, step by step)."""
+    s = game.state
+    pick = s.node == CHARACTER_PICK
+    locked = s.locked
+    m = s.message
+    skipped: set[int] | tuple[()] = () if m is None else m.skipped
+    # The seats that see the message's card while the public does not, and that see the stack
+    # otherwise (a 试探 they played or are the target of: `_stack_item`).
+    seen_message: set[int] | tuple[()] = () if m is None or m.face_up else m.seen_by
+    probed = {seat for item in s.stack if item.function == "试探" for seat in (item.user, item.target_seat)}
+    prompts = game.prompts
+    entries: list[tuple[object, ...]] = []
+    owns: list[tuple[object, ...]] = []
+    own: CharacterFacts
+    public: CharacterFacts
+    for seat, p in enumerate(s.seats):
+        cid = p.character
+        if cid is None:
+            own = public = _NO_CHARACTER
+        else:
+            face_up = p.face_up
+            own = (_FACE_UP.get(cid) or _face_up(cid)) if face_up else (cid, False, None)
+            public = _NO_CHARACTER if pick else own if face_up or p.revealed else _FACE_DOWN
+        index = p.index
+        entries.append((index, p.name, p.alive, p.lost, len(p.hand), tuple(p.messages),
+                        p.identity if p.revealed else None, index in locked, index in skipped, public))
+        prompt = prompts.get(seat)
+        owns.append((seat, tuple(p.hand), p.identity, tuple(p.character_choices), own,
+                     None if prompt is None else prompt.id,
+                     _message(game, seat) if seat in seen_message else None,
+                     tuple(_stack_item(game, item, seat) for item in s.stack) if seat in probed else None))
+    return entries, owns
 
 
 def _seat_entry(game: Game, index: int) -> dict[str, object]:
@@ -271,7 +309,19 @@ def events_for(game: Game, seat: int | None, since: int = 0) -> list[dict[str, o
 
 
 #: What a seat's character shows `seat` (`_character_facts`): nothing, face-down, or the card.
-_NO_CHARACTER = (None, False, None)
+CharacterFacts = tuple[str | None, bool, str | None]
+_NO_CHARACTER: CharacterFacts = (None, False, None)
+_FACE_DOWN: CharacterFacts = ("", False, None)
+#: Each character's facts face-up (with its gender), by id: characters never change.
+_FACE_UP: dict[str, CharacterFacts] = {}
+
+
+def _face_up(cid: str) -> CharacterFacts:
+    """`_character_facts` of a face-up character `cid`, built once per character."""
+    found = _FACE_UP.get(cid)
+    if found is None:
+        found = _FACE_UP[cid] = (cid, True, characters.character(cid).gender)
+    return found
 
 
 def _character_facts(game: Game, index: int, seat: int | None) -> tuple[str | None, bool, str | None]:
@@ -331,7 +381,7 @@ def _task_of(facts: tuple[str | None, bool, str | None]) -> dict[str, object] | 
     return {"zh": c.task_zh, "en": c.task_en}
 
 
-def _waiting(game: Game) -> list[dict[str, object]]:
+def waiting(game: Game) -> list[dict[str, object]]:
     """Who must decide now. While a response window's prompts are open, every seat it asked is
     listed until it closes, passed or not: when a seat passed is known to that seat alone, as at
     the table, so that no one learns who still holds a card worth thinking over (PEERS.md §0.4)."""

@@ -351,6 +351,10 @@ class FengshengApp(App[int]):
         covered = any(not getattr(screen, "plays_the_game", False) for screen in above)
         self.want_pause("cover", covered and self.is_solo())
 
+    def paused_note(self) -> str:
+        """What a key that would send a choice says while the table is paused (naming who paused)."""
+        return self.words("paused_no_send", who=self.words.paused(self.state.paused_by or ""))
+
     def want_pause(self, reason: str, on: bool) -> None:
         """Add or drop a reason to pause; the host's table is paused while any reason holds.
 

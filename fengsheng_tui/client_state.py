@@ -33,10 +33,16 @@ class LogEntry:
     #: spectator cannot pass for a player.
     spectator: bool = False
 
-    def speaker(self, words: Words) -> str:
-        """Who said the chat line, marked "(spectating)" for a spectator."""
+    #: The seat that said the chat line (None: a spectator, or not sent).
+    seat: int | None = None
+
+    def speaker(self, words: Words, me: int | None = None) -> str:
+        """Who said the chat line, marked the way every name is: `(spectating)` for a spectator,
+        `(you)` for our own seat (`me`)."""
         name = self.chat[0] if self.chat is not None else ""
-        return f"{name} ({words('spectator')})" if self.spectator else name
+        if self.spectator:
+            return words.marked(name, words("spectator"))
+        return words.you(name) if me is not None and self.seat == me else name
 
 
 @dataclass
@@ -110,8 +116,10 @@ class ClientState:
             if self.error_code == "paused" and not (self.view or {}).get("paused"):
                 self.error = self.error_code = None  # the table runs again: choose again
         elif kind == "chat":
+            seat = msg.get("seat")
             self.log.append(LogEntry(chat=(str(msg.get("name", "?")), str(msg.get("text", ""))),
-                                     spectator="seat" in msg and msg["seat"] is None))
+                                     spectator="seat" in msg and seat is None,
+                                     seat=seat if isinstance(seat, int) and not isinstance(seat, bool) else None))
         elif kind == "error" and msg.get("code") == "timed_out":
             # What happened, not what to fix: a log line, not a note on the next prompt.
             self.log.append(LogEntry(event={"kind": "timed_out"}))
@@ -201,6 +209,10 @@ class ClientState:
         hosts = [s.get("name") for s in seats or [] if isinstance(s, dict) and s.get("host") is True]
         return str(hosts[0]) if len(hosts) == 1 and isinstance(hosts[0], str) else ""
 
+    def error_text(self, words: Words) -> str:
+        """The last error from the server in words (a `paused` refusal names who paused)."""
+        return words.error(self.error_code, self.error, self.paused_by)
+
     @property
     def hand(self) -> list[dict[str, Any]]:
         return list(self.view.get("hand", [])) if self.view else []
@@ -244,7 +256,7 @@ class ClientState:
             if limit is not None and len(lines) >= limit:
                 break
             if entry.chat is not None:
-                lines.append((f"{entry.speaker(words)}: {entry.chat[1]}", True))
+                lines.append((f"{entry.speaker(words, self.seat)}: {entry.chat[1]}", True))
             elif entry.event is not None:
                 text = words.event(entry.event, entry.seats or self.seats, self.seat)
                 if text:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .i18n import Words
-from .paths import keys_file
+from .paths import keys_file, read_config_text
 
 
 @dataclass(frozen=True)
@@ -93,15 +93,15 @@ def load_keymap(path: Path | None = None) -> Keymap:
     remapping, never a silent fallback."""
     path = path or config_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_config_text(path)
     except FileNotFoundError:
         return Keymap({})
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:
         return Keymap({}, (f"{path}: cannot be read ({exc}); the default keys are used",))
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        return Keymap({}, (f"{path}: not valid TOML ({exc}); the default keys are used",))
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        return Keymap({}, (f"{path}: not valid TOML ({type(exc).__name__}: {str(exc)[:80]}); the default keys are used",))
     table = data.get("keys", data)
     if not isinstance(table, dict):
         return Keymap({}, (f"{path}: [keys] must be a table of id = \"keys\"; the default keys are used",))

@@ -10,7 +10,9 @@ readable by their owner alone (0700): journals hold the seed and seat tokens.
 
 from __future__ import annotations
 
+import json
 import os
+import stat
 from pathlib import Path
 
 import platformdirs
@@ -19,6 +21,42 @@ APP = "fengsheng"
 #: Games whose journal, record and replays a tables folder keeps; older ones are pruned.
 KEEP_GAMES = 30
 GAME_SUFFIXES = (".journal", ".record", ".replay", ".tmp")
+
+
+#: Far bigger than any config file the game writes (seats.json, 32 seats at most, is a few KiB): a
+#: bigger file is not ours, and is not read whole.
+MAX_CONFIG_FILE = 1024 * 1024
+
+
+class DamagedFile(ValueError):
+    """A config file that cannot be what the game wrote: too big, not UTF-8, not parseable."""
+
+
+def read_config_text(path: Path) -> str:
+    """A config file's text. OSError when it cannot be read (FileNotFoundError: there is none),
+    `DamagedFile` when it is too big, not UTF-8, or not a regular file (a FIFO would block the
+    read for good, a device never end)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with open(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise DamagedFile("not a regular file")
+        data = handle.read(MAX_CONFIG_FILE + 1)
+    if len(data) > MAX_CONFIG_FILE:
+        raise DamagedFile(f"over {MAX_CONFIG_FILE // 1024} KiB: not a file this game wrote")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DamagedFile(f"not UTF-8 ({exc.reason} at byte {exc.start})") from None
+
+
+def load_json(path: Path) -> object:
+    """A config file's JSON, as `read_config_text` reads it; `DamagedFile` for anything the parser
+    refuses, nesting too deep for it included (a RecursionError would end the program)."""
+    text = read_config_text(path)
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise DamagedFile(f"not valid JSON ({type(exc).__name__}: {str(exc)[:80]})") from None
 
 
 def config_dir() -> Path:

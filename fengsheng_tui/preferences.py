@@ -9,11 +9,14 @@ recent.json, a corrupt or unwritable file never breaks the game: it only loses t
 from __future__ import annotations
 
 import json
+import logging
 import os
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from .paths import config_dir
+from .paths import config_dir, load_json
+
+log = logging.getLogger("fengsheng.settings")
 
 LANGS = ("zh", "en")
 
@@ -44,9 +47,13 @@ def settings_path() -> Path:
 
 def load_preferences(path: Path | None = None) -> Preferences:
     """The saved choices; a missing, unreadable or ill-typed value falls back to its default."""
+    path = path or settings_path()
     try:
-        data = json.loads((path or settings_path()).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = load_json(path)
+    except FileNotFoundError:
+        return Preferences()
+    except (OSError, ValueError) as exc:
+        log.warning("%s cannot be used (%s): the default settings are used", path, exc)
         return Preferences()
     if not isinstance(data, dict):
         return Preferences()

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
-from .paths import config_dir
+from .paths import config_dir, load_json
+
+log = logging.getLogger("fengsheng.recent")
 
 LIMIT = 8
 
@@ -15,9 +18,13 @@ def recent_path() -> Path:
 
 
 def load_recent(path: Path | None = None) -> list[tuple[str, int]]:
+    path = path or recent_path()
     try:
-        data = json.loads((path or recent_path()).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = load_json(path)
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError) as exc:
+        log.warning("%s cannot be used (%s): no recent servers are offered", path, exc)
         return []
     out: list[tuple[str, int]] = []
     for item in data if isinstance(data, list) else []:

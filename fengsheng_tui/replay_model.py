@@ -123,6 +123,12 @@ def view_at(replay: dict[str, Any], step: int, frame: int | None = None) -> dict
             view["message"] = None  # taken in (or dropped) since the frame: no longer travelling
         seat = replay.get("seat")
         if isinstance(seat, int) and 0 <= seat < len(view["seats"]):
+            # One update may carry a whole turn: the frame's hand, moved on by our own events since.
+            hand = copy.deepcopy(view["hand"])
+            for ev in replay["events"][shown["at"]:step]:
+                follow_hand(hand, ev, seat)
+            if len(hand) == view["seats"][seat]["hand_count"]:
+                view["hand"] = hand
             view["seats"][seat]["hand_count"] = len(view["hand"])  # our own hand, as we saw it
         prompt = shown.get("prompt")
         view["prompt"] = None
@@ -133,6 +139,37 @@ def view_at(replay: dict[str, Any], step: int, frame: int | None = None) -> dict
     elif index is None:
         view["hand"] = early_hand(replay, step, view)
     return view
+
+
+#: Events that take the cards they carry out of a hand (`card`/`cards`; from `source` where the
+#: event has one): a card is taken out of ours only when its id is in it.
+LEAVE_HAND = frozenset({"played", "sent", "discarded", "probe_discarded", "put_back", "returned_to_pile",
+                        "weighed", "hand_given", "card_given", "cards_taken", "hand_card_taken", "obtained"})
+#: Events that put the cards they carry into `seat`'s hand (`to`'s for a card given).
+ENTER_HAND = frozenset({"dealt", "drew", "cards_kept", "cards_taken", "hand_card_taken", "message_to_hand",
+                        "card_given"})
+
+
+def follow_hand(hand: list[dict[str, Any]], ev: dict[str, Any], seat: int) -> None:
+    """Move our own hand (`seat`'s, as a list of faces) by one event of our replay: our events show
+    the faces of the cards we draw, play, give and lose, so a card is matched by its id."""
+    kind = ev.get("kind")
+    if kind in ("died", "lost") and ev.get("seat") == seat:
+        hand.clear()  # out of the game: the hand is gone (as `follow` counts it)
+        return
+    card = ev.get("card")
+    cards = [c for c in [*(ev.get("cards") or []), *([card] if isinstance(card, dict) else [])] if isinstance(c, dict)]
+    if kind == "played" and isinstance(card, dict) and "skill" in card:
+        return  # a skill on the stack is no card
+    receiver = ev.get("to") if kind == "card_given" else ev.get("seat")
+    if kind in LEAVE_HAND and not (kind in ENTER_HAND and receiver == seat):
+        for face in cards:
+            found = next((i for i, held in enumerate(hand) if held.get("id") == face.get("id")), None)
+            if found is not None:
+                del hand[found]
+    if kind in ENTER_HAND and receiver == seat:
+        held = {face.get("id") for face in hand}
+        hand.extend(copy.deepcopy(face) for face in cards if face.get("id") not in held)
 
 
 def early_hand(replay: dict[str, Any], step: int, view: dict[str, Any]) -> list[dict[str, Any]]:

@@ -18,16 +18,33 @@ back a game in progress, and joins afresh, which gathers the table for the next 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import socket
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .paths import config_dir
+from net import protocol as P
+
+from .paths import config_dir, load_json
 
 FILE_NAME = "seats.json"
 LIMIT = 32  # seats kept at most; the oldest go first
+_HELLO = P.CLIENT_MESSAGES["hello"]
+
+log = logging.getLogger("fengsheng.seats")
+
+
+def _sendable(entry: dict[str, Any]) -> bool:
+    """An entry whose name, table and token a hello can carry (a damaged or edited file may hold
+    anything: an entry the schema would refuse could never take its seat back)."""
+    fits = (_HELLO["name"].check(entry.get("name")) is None and _HELLO["table"].check(entry.get("table")) is None
+            and _HELLO["token"].check(entry.get("token")) is None)
+    if not fits or not isinstance(entry.get("address"), str) or entry.get("token") is None:
+        log.warning("seats.json: an entry that cannot be sent in a hello is dropped")
+        return False
+    return True
 
 
 def tokens_path() -> Path:
@@ -46,13 +63,14 @@ class SeatTokens:
 
     def _load(self) -> list[dict[str, Any]]:
         try:
-            data = json.loads(self.file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = load_json(self.file)
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError) as exc:
+            log.warning("%s cannot be used (%s): no saved seat is taken back", self.file, exc)
             return []
         entries = data.get("seats") if isinstance(data, dict) else None
-        return [e for e in entries or [] if isinstance(e, dict) and isinstance(e.get("address"), str)
-                and isinstance(e.get("token"), str) and isinstance(e.get("table"), str)
-                and isinstance(e.get("name"), str)]
+        return [e for e in entries if isinstance(e, dict) and _sendable(e)] if isinstance(entries, list) else []
 
     def _save(self, entries: list[dict[str, Any]]) -> None:
         path = self.file

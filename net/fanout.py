@@ -28,6 +28,7 @@ What a flush costs (bench/net_bench.py, "server CPU per fan-out") is kept down t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 import msgpack
@@ -38,13 +39,13 @@ from engine.view import (
     OWN_ENTRY_KEYS,
     SEAT_KEYS,
     SeatPart,
-    entry_facts,
     merge,
     own_facts,
     public_view,
     seat_entry,
     seat_part,
     seat_part_again,
+    table_facts,
 )
 from net import protocol as P
 from net.clock import TableClock
@@ -56,7 +57,13 @@ EVENTS_PER_FRAME = 200
 #: The path of the table clock in a view: every flush moves it, so it is kept apart from the
 #: other public changes (a connection that was sent nothing holds an older clock, not an older view).
 CLOCK = ["clock"]
+#: The path of the seats' list: a change there replaces every seat's entry.
+_SEATS = ["seats"]
+_path = itemgetter(0)
 _OWN_ENTRY_KEYS = frozenset(OWN_ENTRY_KEYS)
+#: The fields of a seat's part built from one of its `own_facts` each (by its index there), in
+#: the order of `SEAT_KEYS`; the others are the seat, the message, the stack and the prompt.
+_FIELD_FACTS = ((1, "hand"), (2, "identity"), (3, "character_choices"), (4, "task"))
 
 _pack = msgpack.Packer(use_bin_type=True, autoreset=True)
 #: A patch body is a map of `type`, `changes` and `events` (the schema's order, as `P.patch`
@@ -166,6 +173,8 @@ class _Shared:
 
 #: A seat's events when there are none new, and those packed.
 _NO_EVENTS: tuple[list[dict[str, object]], bytes] = ([], _pack.pack([]))
+#: A seat's own changes when its part is the one it holds (never appended to).
+_NO_CHANGES: list[list[Any]] = []
 
 
 class _Flush:
@@ -174,9 +183,13 @@ class _Flush:
     Also the packed clock change, each prompt's deadline, each distinct projection of the new
     events and each frame of a kept part, each built once."""
 
-    def __init__(self, game: Game, public: dict[str, Any], deadlines: dict[int, float]) -> None:
+    def __init__(self, game: Game, public: dict[str, Any], deadlines: dict[int, float],
+                 own: list[tuple[object, ...]] | None) -> None:
         self.game = game
         self.public = public
+        #: Each seat's `own_facts` at this moment (`table_facts`); None for a snapshot, which
+        #: finds them afresh.
+        self.own = own
         self.clock = public["clock"]
         self.length = len(game.events)
         self.deadlines = deadlines
@@ -196,9 +209,11 @@ class _Flush:
             changes = P.diff_view(old, self.public, likely_differ=True)
             shared = None
             if changes is not None:
-                changes = [c for c in changes if c[0] != CLOCK]
+                clock = [CLOCK, self.clock]  # the one change under the clock, if it moved
+                if clock in changes:
+                    changes.remove(clock)
                 # The seats replaced whole: no seat's own entry could stay.
-                if not any(len(c[0]) < 2 and c[0][0] == "seats" for c in changes):
+                if _SEATS not in map(_path, changes):
                     shared = _Shared(changes)
             found = self.found[id(old)] = (old, shared)  # `old` kept, so its id stays its own
         return found[1]
@@ -212,7 +227,7 @@ class _Flush:
         secret = self._secret.get(since)
         if secret is None:
             secret = self._secret[since] = [e for e in self.game.events[since:] if e.secret]
-        key = (since, tuple([e.shows_secret(seat) for e in secret]))
+        key = (since, tuple([e.shows_secret(seat) for e in secret]) if secret else ())
         found = self._events.get(key)
         if found is None:
             events = events_for(self.game, seat, since)
@@ -282,11 +297,15 @@ class FanOut:
         seat = session.seat
         kept = None
         if seat is not None:
-            facts = own_facts(game, seat)
+            own = flush.own
+            facts = own[seat] if own is not None else own_facts(game, seat)
             prompt_id: Any = facts[5]
-            deadline = None if prompt_id is None else flush.deadlines.get(prompt_id)
-            if deadline is None and prompt_id is not None:
-                deadline = self.timing.deadline(prompt_id)
+            if prompt_id is None:
+                deadline = None
+            else:
+                deadline = flush.deadlines.get(prompt_id)
+                if deadline is None:
+                    deadline = self.timing.deadline(prompt_id)
             kept = self._parts.get(seat)
             if kept is None or kept.deadline != deadline or kept.facts != facts:
                 kept = self._new_part(game, seat, flush, facts, deadline, kept)
@@ -330,14 +349,13 @@ class FanOut:
         shared = flush.shared_changes(held.public) if found is None else found[1]
         if shared is None:
             return None
-        own: list[list[Any]] = []
+        own: list[list[Any]] = _NO_CHANGES
         key: _SkipKey = None
         if kept is not None:
             old = held.kept
             if old is None:
                 return None
             seat = kept.part.seat
-            assert seat is not None
             if old is kept and seat not in shared.whole_entries:
                 facts = kept.facts
                 key = (facts[6] is not None, facts[7] is not None, seat if seat in shared.own_entries else -1, False)
@@ -346,15 +364,20 @@ class FanOut:
                 if diffed is None:
                     return None
                 key, own = diffed
-        count, body = shared.spliced(key)
-        clock_moved = held.clock != flush.clock
-        count += len(own) + clock_moved
+        spliced = shared._spliced.get(key)
+        count, body = shared.spliced(key) if spliced is None else spliced
+        clock = flush.clock
+        clock_moved = held.clock != clock
+        if own:
+            count += len(own)
+        if not count and not events:
+            held.public, held.kept = flush.public, kept
+            return []  # nothing but the clock moved, if that: the connection keeps its clock
+        count += clock_moved
         if count > P.MAX_PATCH_CHANGES:
             return None
         held.public, held.kept = flush.public, kept
-        if count == clock_moved and not events:
-            return []  # the connection keeps its clock
-        held.clock = flush.clock
+        held.clock = clock
         if session.conn.check_outbound:
             left = set(shared.skipped(key))
             changes = [c for i, c in enumerate(shared.changes) if i not in left] + own
@@ -384,23 +407,27 @@ class FanOut:
         if kept.part is not old.part:
             before: dict[str, Any] = old.part.fields
             after: dict[str, Any] = kept.part.fields
-            for name in SEAT_KEYS:
-                if name == "message":
-                    if public_message:
-                        continue
-                    was = held.public[name] if known[6] is None else before[name]
-                    now = flush.public[name] if facts[6] is None else after[name]
-                elif name == "stack":
-                    if public_stack:
-                        continue
-                    was = held.public[name] if known[7] is None else before[name]
-                    now = flush.public[name] if facts[7] is None else after[name]
-                else:
-                    was, now = before[name], after[name]
-                    if name == "prompt" and was is not now and (was is None or now is None or was["id"] != now["id"]):
-                        own.append([[name], now])  # another prompt: nothing of the last one to keep
-                        continue
-                if was is not now and not P.diff_value(was, now, [name], own):
+            # `seat_part` builds each of these from its own facts alone: where they are equal, so
+            # are the fields (the seat never changes, and the prompt goes by its id and deadline).
+            if facts[1:5] != known[1:5]:
+                for index, name in _FIELD_FACTS:
+                    if facts[index] != known[index] and not P.diff_value(before[name], after[name], [name], own):
+                        return None
+            if not public_message:
+                was = held.public["message"] if known[6] is None else before["message"]
+                now = flush.public["message"] if facts[6] is None else after["message"]
+                if was is not now and not P.diff_value(was, now, ["message"], own):
+                    return None
+            if not public_stack:
+                was = held.public["stack"] if known[7] is None else before["stack"]
+                now = flush.public["stack"] if facts[7] is None else after["stack"]
+                if was is not now and not P.diff_value(was, now, ["stack"], own):
+                    return None
+            was, now = before["prompt"], after["prompt"]
+            if was is not now:
+                if was is None or now is None or was["id"] != now["id"]:
+                    own.append([["prompt"], now])  # another prompt: nothing of the last one to keep
+                elif not P.diff_value(was, now, ["prompt"], own):
                     return None
         whole_entry = seat in shared.whole_entries or facts[2] != known[2] or facts[4] != known[4]
         if whole_entry:
@@ -423,6 +450,7 @@ class FanOut:
     def _new_flush(self, game: Game, timers: dict[str, float], keep: bool = True) -> _Flush:
         """This moment's public view, annotated with the public table facts; with `keep`, each
         seat's entry is the last one built while its facts and table facts stay the same."""
+        own = None
         if not keep:
             public: dict[str, Any] = public_view(game)
             for entry in public["seats"]:
@@ -434,16 +462,17 @@ class FanOut:
                 self._parts.clear()
             entries = []
             kept = self._entries
+            all_entry_facts, own = table_facts(game)
             for index, slot in enumerate(self.seats.slots[: len(game.state.seats)]):
-                facts = entry_facts(game, index)
-                table_facts = (slot.online, slot.bot is not None or slot.remote_bot, slot.auto)
+                facts = all_entry_facts[index]
+                slot_facts = (slot.online, slot.bot is not None or slot.remote_bot, slot.auto)
                 last = kept.get(index)
-                if last is not None and last[0] == facts and last[1] == table_facts:
+                if last is not None and last[0] == facts and last[1] == slot_facts:
                     entries.append(last[2])
                     continue
                 entry = seat_entry(game, facts)
-                entry["online"], entry["bot"], entry["auto"] = table_facts
-                kept[index] = (facts, table_facts, entry)
+                entry["online"], entry["bot"], entry["auto"] = slot_facts
+                kept[index] = (facts, slot_facts, entry)
                 entries.append(entry)
             public = public_view(game, entries)
         public["table"] = self.table
@@ -455,7 +484,7 @@ class FanOut:
         public["clock"] = self.timing.view_clock()
         public["paused"] = self.timing.paused_by
         public["fast_forward"] = self.standins.hurry(game, self.seats.slots, self.seats.sessions)
-        return _Flush(game, public, deadlines)
+        return _Flush(game, public, deadlines, own)
 
     def _annotate_entry(self, entry: dict[str, Any]) -> None:
         slot = self.seats.slots[entry["index"]]

@@ -29,12 +29,27 @@ LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 REMOTE_BOT = "remote"
 CHAT_RATE = 1.0
 CHAT_BURST = 5
+#: Chat lines from one address, whatever number of connections it opened (16 spectators each at
+#: CHAT_RATE would drown the table): twice one connection's budget, for friends on one machine.
+ADDRESS_CHAT_RATE = 2 * CHAT_RATE
+ADDRESS_CHAT_BURST = 2 * CHAT_BURST
+#: `ready`, `auto` (托管) and `fast_forward` changes per connection: each one is a frame to every
+#: connection at the table, so toggling at the frame rate would repaint everyone's screen 50
+#: times a second. A player pressing the key a few times stays well inside.
+TOGGLE_RATE = 2.0
+TOGGLE_BURST = 6
 #: A seat's connection heard from within this many seconds is live: a token cannot take the seat
 #: from it. Clients ping every 20 s when idle, so only a connection that died without a word
 #: (a laptop whose network went away) is older, and then the returning owner may take it over.
 LIVE_SILENCE = 45.0
 
 _closing: set[asyncio.Task[None]] = set()
+
+
+def same_secret(given: str, expected: str) -> bool:
+    """A password or token compared in constant time, as UTF-8 bytes: `compare_digest` refuses
+    two str holding anything but ASCII (a TypeError for a Chinese password, or a stranger's token)."""
+    return secrets.compare_digest(given.encode("utf-8"), expected.encode("utf-8"))
 
 
 class Session:
@@ -51,6 +66,10 @@ class Session:
         #: against; None until a full `update` (a new connection, a new game, the lobby in between).
         self.base: Held | None = None
         self.chat_limiter = RateLimiter(CHAT_RATE, CHAT_BURST)
+        self.toggle_limiter = RateLimiter(TOGGLE_RATE, TOGGLE_BURST)
+        peer = getattr(conn, "peer", None)
+        #: The peer's host, which shares one chat budget with every connection from it.
+        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
         #: This connection asked to fast-forward the current game (`net.standins.StandIns.hurry`).
         self.fast_forward = False
 
@@ -107,11 +126,12 @@ class Seats:
         #: The host muted every spectator (`mute` with `spectators`).
         self.spectators_muted = False
         self.live_silence = LIVE_SILENCE
+        self._address_chat: dict[str, RateLimiter] = {}
 
     # ------------------------------------------------------------------ joining
 
     def is_host_token(self, token: str | None) -> bool:
-        return token is not None and secrets.compare_digest(token, self.host_token)
+        return token is not None and same_secret(token, self.host_token)
 
     def refusal(self, msg: dict[str, Any], is_host: bool, phase: str, players: int,
                 password: str | None) -> P.ProtocolError | None:
@@ -124,7 +144,7 @@ class Seats:
         """
         token = msg["token"]
         if password and not is_host and not (
-            msg["password"] is not None and secrets.compare_digest(msg["password"], password)
+            msg["password"] is not None and same_secret(msg["password"], password)
         ):
             return P.ProtocolError(P.AUTH, "wrong or missing table password")
         claim = self.slot_for_token(token)
@@ -234,7 +254,7 @@ class Seats:
         if token is None:
             return None
         for slot in self.slots:
-            if slot.token is not None and secrets.compare_digest(slot.token, token):
+            if slot.token is not None and same_secret(slot.token, token):
                 return slot
         return None
 
@@ -339,6 +359,18 @@ class Seats:
 
     def chat_name(self, session: Session) -> str:
         return self.slots[session.seat].name if session.seat is not None else session.name
+
+    def may_chat(self, session: Session) -> bool:
+        """Within the chat budget of its connection and of its address (`ADDRESS_CHAT_RATE`)."""
+        limiters = self._address_chat
+        shared = limiters.get(session.address)
+        if shared is None:
+            if len(limiters) >= 256:  # forget the addresses nobody is connected from any more
+                present = {s.address for s in self.sessions}
+                for address in [a for a in limiters if a not in present]:
+                    del limiters[address]
+            shared = limiters[session.address] = RateLimiter(ADDRESS_CHAT_RATE, ADDRESS_CHAT_BURST)
+        return session.chat_limiter.allow() and shared.allow()
 
     def muted(self, session: Session) -> bool:
         if session.seat is None:

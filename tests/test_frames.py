@@ -13,7 +13,8 @@ import pytest
 
 from bots import make_bot
 from engine import Game, GameConfig, events_for, view
-from engine.view import SEAT_KEYS, merge, public_view, seat_part
+from engine.state import CHARACTER_PICK
+from engine.view import SEAT_KEYS, entry_facts, merge, own_facts, public_view, seat_part, table_facts
 from net import protocol as P
 from net.client import Client, play_as_bot
 from net.fanout import FanOut
@@ -53,7 +54,8 @@ def test_the_public_view_is_what_every_seat_shares_and_a_spectator_sees() -> Non
     # views hash to the old pins e4a164ec4639ce65 and 9b56ab7cef373585.
     # Re-pinned when stack items gained `cancelled` (issue 16): without it the views hash to the
     # previous pins b0fa74b7582540c8 and 2f683ca30f9fa01a.
-    (9, "default", True, 4, 10770, "0026944c7266bffb"),
+    # Re-pinned when 攻守兼备, 联动, 风度 and 搜取 became forced (rules3: a different game).
+    (9, "default", True, 4, 10340, "01e1ca1efdb5ba42"),
     (6, "3v3", False, 5, 2121, "390dd6fc0365645e"),
 ])
 def test_every_view_of_a_whole_game_is_pinned(players: int, identities: str, characters: bool, seed: int,
@@ -98,6 +100,47 @@ def test_a_patch_turns_the_last_view_into_the_next_and_leaves_the_old_one_alone(
         prompt = rng.choice(game.pending())
         game.choose(prompt.seat, prompt.id, rng.choice(prompt.options).id)
     assert patched > 500
+
+
+@pytest.mark.parametrize(("players", "identities", "characters", "seeds"), [
+    (9, "default", True, range(1, 7)), (6, "3v3", False, range(1, 3)),
+])
+def test_the_facts_of_a_whole_table_are_each_seats_own(players: int, identities: str, characters: bool,
+                                                       seeds: range) -> None:
+    """`table_facts`, read once per flush for every seat, is each seat's `entry_facts` and
+    `own_facts` at every step: through the character pick, face-down characters, revealed
+    identities, a message only some seats have seen and a 试探 on the stack."""
+    seen: set[str] = set()
+    for seed in seeds:
+        game = Game.new(GameConfig(players=players, identities=identities, characters=characters), seed)
+        rng = random.Random(seed)
+        while not game.over:
+            entries, owns = table_facts(game)
+            assert entries == [entry_facts(game, seat) for seat in range(players)]
+            assert owns == [own_facts(game, seat) for seat in range(players)]
+            s = game.state
+            face_ups, revealeds = [p.face_up for p in s.seats], [p.revealed for p in s.seats]
+            seen |= {name for name, hit in (
+                ("pick", s.node == CHARACTER_PICK and any(p.character for p in s.seats)),
+                ("face-down", any(p.character and not p.face_up for p in s.seats)),
+                ("revealed", any(p.revealed and p.in_game for p in s.seats)),
+                ("secret message", any(facts[6] is not None for facts in owns)),
+                ("probe", any(facts[7] is not None for facts in owns)),
+            ) if hit}
+            if characters and s.node != CHARACTER_PICK and len(game.events) % 7 == 0:
+                # Every way a character may lie (face-up or down, its seat revealed or not), as
+                # random games seldom show a revealed seat's face-down character.
+                for seat, (face_up, revealed) in zip(range(players), itertools.cycle(
+                        itertools.product((True, False), repeat=2))):
+                    s.seats[seat].face_up, s.seats[seat].revealed = face_up, revealed
+                assert table_facts(game) == ([entry_facts(game, seat) for seat in range(players)],
+                                             [own_facts(game, seat) for seat in range(players)])
+                for seat, p in enumerate(s.seats):
+                    p.face_up, p.revealed = face_ups[seat], revealeds[seat]
+            prompt = rng.choice(game.pending())
+            game.choose(prompt.seat, prompt.id, rng.choice(prompt.options).id)
+    assert seen == ({"pick", "face-down", "revealed", "secret message", "probe"} if characters
+                    else {"secret message", "probe"})
 
 
 class Sink:

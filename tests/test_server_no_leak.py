@@ -54,9 +54,14 @@ def characters_known_now(game: Game, seat: int | None) -> set[str]:
 
 
 def own_task(game: Game, seat: int | None) -> set[str]:
-    """The secret task texts `seat` may be shown: its own character's only."""
-    c = roster().get(game.state.seats[seat].character or "") if seat is not None else None
-    return {t for t in (c.task_zh, c.task_en) if t} if c is not None else set()
+    """The secret task texts `seat` may be shown: its own character's, and once the game is over
+    those of the winners who won by completing theirs (the end shows how each winner won)."""
+    cast = roster()
+    shown = [cast.get(game.state.seats[seat].character or "")] if seat is not None else []
+    if game.over:
+        completed = {e.data.get("seat") for e in game.events if e.kind == "task_completed"}
+        shown += [cast.get(game.state.seats[w].character or "") for w in game.state.winners if w in completed]
+    return {t for c in shown if c is not None for t in (c.task_zh, c.task_en) if t}
 
 
 def strings_in(node: Any, pool: frozenset[str], out: set[str]) -> set[str]:

@@ -67,7 +67,8 @@ def _searched(game: Game, st: Step, opt: P.Option) -> None:
         game.obtain(owner, opt.card, by=owner)
 
 
-SOUQU = Triggered("搜取", "dying", _dies, _souqu)
+# The look is not optional ("look at one random card…; you may then…"): what she does with it is.
+SOUQU = Triggered("搜取", "dying", _dies, _souqu, forced=True)
 
 
 def _task(game: Game, seat: int, ctx: dict[str, Any]) -> bool:

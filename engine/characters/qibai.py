@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 from .. import prompts as P
 from ..cards import BLUE, LOCK, RED
 from ..functions.lock import KEEN
+from ..state import Step
+from ..steps import continuation
 from . import Passive, Triggered, is_female, register
 from .effects import give_card
 
@@ -27,7 +29,8 @@ def _liandong(game: Game, owner: int, ctx: dict[str, Any], opt: P.Option) -> Non
     give_card(game, owner)
 
 
-LIANDONG = Triggered("联动", "played", _uses_lock, _liandong)
+# Forced: the text has no "may" (WDZ 聯動 "抽二張牌…", CHARACTERS.md "draw 2 cards, then give 1").
+LIANDONG = Triggered("联动", "played", _uses_lock, _liandong, forced=True)
 
 
 def _partners(game: Game, owner: int) -> list[int]:
@@ -45,19 +48,22 @@ def _declares(game: Game, owner: int, ctx: dict[str, Any]) -> bool:
     return declaring is not None and declaring["declarer"] == owner and bool(_partners(game, owner))
 
 
-def _fengdu_targets(game: Game, owner: int, ctx: dict[str, Any]) -> list[P.Option]:
-    return [P.option("use", seat=seat, name="风度") for seat in _partners(game, owner)]
-
-
 def _fengdu(game: Game, owner: int, ctx: dict[str, Any], opt: P.Option) -> None:
-    """风度: one female character wins with him (she alone: her faction does not, RULES.md §8.3)."""
+    """风度 is not optional ("choose one female character"): he chooses which woman wins with him."""
+    options = [P.option("use", seat=seat, name="风度") for seat in _partners(game, owner)]
+    game.ask(owner, P.SKILL, options, options[0].id, then="qibai.fengdu")
+
+
+@continuation("qibai.fengdu")
+def _fengdu_chosen(game: Game, st: Step, opt: P.Option) -> None:
+    """She wins with him alone: her faction does not (RULES.md §8.3)."""
     declaring = game.state.declaring
-    assert declaring is not None and opt.target_seat is not None
+    assert declaring is not None and opt.target_seat is not None and st.seat is not None
     declaring["winners"].append(opt.target_seat)
-    game.log("co_winner", seat=opt.target_seat, by=owner)
+    game.log("co_winner", seat=opt.target_seat, by=st.seat)
 
 
-FENGDU = Triggered("风度", "declaring", _declares, _fengdu, targets=_fengdu_targets)
+FENGDU = Triggered("风度", "declaring", _declares, _fengdu, forced=True)
 
 
 def _task(game: Game, seat: int, ctx: dict[str, Any]) -> bool:

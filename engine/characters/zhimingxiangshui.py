@@ -28,7 +28,8 @@ def _gongshou(game: Game, owner: int, ctx: dict[str, Any], opt: P.Option) -> Non
     put_back(game, owner)
 
 
-GONGSHOU = Triggered("攻守兼备", "played", _uses_lock_or_lure, _gongshou)
+# Forced: the text has no "may" (WDZ 攻守兼備 "抽二張牌…", CHARACTERS.md "draw 2 cards, then put 1 back").
+GONGSHOU = Triggered("攻守兼备", "played", _uses_lock_or_lure, _gongshou, forced=True)
 
 
 def _other_dies_unrevealed(game: Game, owner: int, ctx: dict[str, Any]) -> bool:

@@ -39,6 +39,7 @@ from typing import Any, Protocol, TextIO
 
 import asyncssh
 
+from ..paths import load_json
 from ..preferences import locale_lang
 from .guest import loopback_source
 from .ssh_guest import EXIT_FULL
@@ -288,9 +289,10 @@ class SshDoor:
 
     def last_name(self, guest: str) -> str | None:
         try:
-            name = json.loads((self.guest_dir(guest) / "door.json").read_text(encoding="utf-8")).get("name")
-        except (OSError, ValueError, AttributeError):
+            data = load_json(self.guest_dir(guest) / "door.json")
+        except (OSError, ValueError):
             return None
+        name = data.get("name") if isinstance(data, dict) else None
         return printable(name, NAME_LIMIT) if isinstance(name, str) else None
 
     def prepare_guest(self, guest: str, name: str) -> Path:

@@ -57,8 +57,18 @@ class Words:
 
         return key_label(binding, self, self.keymap)
 
-    def error(self, code: object, message: object) -> str:
-        """A server error in this language: its code in words (English keeps the server's detail)."""
+    def paused(self, by: str) -> str:
+        """Who paused the table, as every line that says it is paused names him: `by` is
+        `ClientState.paused_by` ("you", the host's name, or "" when no single host is known)."""
+        if by == "you":
+            return self("paused_you")
+        return self("paused_by_named", name=by) if by else self("paused_by_host")
+
+    def error(self, code: object, message: object, paused_by: str | None = None) -> str:
+        """A server error in this language: its code in words (English keeps the server's detail).
+        A choice refused as `paused` names who paused the table while it still is (`paused_by`)."""
+        if str(code) == "paused" and paused_by is not None:
+            return self("error", message=self("paused_refused", who=self.paused(paused_by)))
         text = ERRORS[self.lang].get(str(code))
         if text is None or (self.lang == "en" and message and code in ("bad_state", "bad_message")):
             text = str(message or code)
@@ -144,6 +154,25 @@ class Words:
     def gender(self, gender: object, short: bool = False) -> str:
         return (GENDER_SHORT if short else GENDER)[self.lang].get(str(gender), "") if gender else ""
 
+    def gender_suffix(self, gender: object, short: bool = False) -> str:
+        """What follows a character's name to give its gender, the one way every screen writes
+        it: `·女` (`浮萍·女`), `Blade · male`, short `Blade·M`; empty without a gender."""
+        word = self.gender(gender, short)
+        return self("gender_sep_short" if short else "gender_sep") + word if word else ""
+
+    def gendered(self, name: str, gender: object, short: bool = False) -> str:
+        """A character's name with its gender: `浮萍·女`, `Blade · male` (short: `Blade·M`)."""
+        return name + self.gender_suffix(gender, short)
+
+    def marked(self, name: str, mark: str) -> str:
+        """A name with what marks it, the one way every screen writes it: `小红(你)`, `Ann (you)`,
+        `Bob (spectating)`. `name` is untrusted: the caller shows the result as plain text."""
+        return self("name_mark", name=name, mark=mark)
+
+    def you(self, name: str) -> str:
+        """Our own name, as every screen marks it: `小红(你)`, `Ann (you)`."""
+        return self.marked(name, self("you"))
+
     def skill(self, name: object) -> str:
         return skill_title(name, self.lang)
 
@@ -186,7 +215,7 @@ class Words:
         if not isinstance(seat, int) or not 0 <= seat < len(seats):
             return "?"
         name = str(seats[seat].get("name", f"P{seat + 1}"))
-        return self("you_named", name=name, you=self("you")) if seat == me else name
+        return self.you(name) if seat == me else name
 
     def event_template(self, kind: str) -> str | None:
         """The sentence template of an event kind (`events` fills it in), None if it has none."""

@@ -10,7 +10,9 @@ from __future__ import annotations
 UI = {
     'title': '风声',
     'you': '你',
-    'you_named': '{name}({you})',
+    'name_mark': '{name}({mark})',
+    'gender_sep': '·',
+    'gender_sep_short': '·',
     'bracket_gap': '',
     'hand': '手牌',
     'identity': '身份',
@@ -93,12 +95,13 @@ UI = {
     'no': '否',
     'pause_key': '暂停',
     'paused_you': '你已暂停牌桌',
-    'paused_by_host': '房主已暂停',
+    'paused_by_host': '房主已暂停牌桌',
+    'paused_by_named': '房主（{name}）已暂停牌桌',
     'pause_host_only': '只有房主能暂停牌桌。',
-    'paused_line_you': '⏸ 你已暂停牌桌：恢复前谁也不能出牌（按 {key_pause} 继续）',
-    'paused_line_host': '⏸ 房主已暂停牌桌：房主恢复前谁也不能出牌',
-    'paused_line_named': '⏸ 房主（{name}）已暂停牌桌：房主恢复前谁也不能出牌',
-    'paused_no_send': '牌桌已暂停：这次选择没有发出，恢复后再选',
+    'paused_line_you': '⏸ {who}：恢复前谁也不能出牌（按 {key_pause} 继续）',
+    'paused_line_host': '⏸ {who}：房主恢复前谁也不能出牌',
+    'paused_no_send': '{who}：这次选择没有发出，恢复后再选',
+    'paused_refused': '{who}：恢复后再选',
     'auto_key': '托管',
     'auto_on': '托管中',
     'auto_mark': '托管',
@@ -354,6 +357,7 @@ EVENTS = {
         'skill_as_itself': '{seat}发动【{skill}】{target}{target_card}',
         'no_effect': '{seat}的{card}被识破，无效',
         'no_effect_skill': '{seat}的【{skill}】无效',
+        'no_effect_locked': '{seat}已被锁定，{card}无效',
         'resolved': '{seat}的{card}生效',
         'cancelled': '{by}识破了{card}',
     },
@@ -524,7 +528,7 @@ GENDER = {
 GENDER_SHORT = {
     'M': '男',
     'F': '女',
-    'both': '男女',
+    'both': '男/女',
 }
 
 #: What each function card does, for the help screen.

@@ -32,14 +32,15 @@ def choice_block(cid: str, n: int, words: Words, selected: bool) -> Group:
         head.append(" " + cid)
         return Group(head)
     head.append(" " + info.name(words.lang), style="bold underline" if selected else "bold")
+    head.append(words.gender_suffix(info.gender))
     other = f" {info.name_zh}" if words.lang == "en" else ""
-    head.append(f"{other} · {words.gender(info.gender)} · ")
+    head.append(f"{other} · ")
     head.append(words("hidden_character" if info.hidden else "open_character"), style="italic")
     rows = Table.grid(padding=(0, 1))
     rows.add_column(no_wrap=True, style="bold")
     rows.add_column(overflow="fold")  # Chinese has no spaces to wrap at: fold, never cut
     for skill in info.skills:
-        title = skill.title(words.lang) + (f" ({words('flip_skill')})" if skill.flip else "")
+        title = words.marked(skill.title(words.lang), words("flip_skill")) if skill.flip else skill.title(words.lang)
         rows.add_row(Text("   " + title), Text(skill.summary(words.lang)))
     task = info.task(words.lang)
     if task:
@@ -119,7 +120,7 @@ class CharacterPickScreen(FsScreen):
         if self.note and paused:
             head.append("\n" + self.note, style="italic")
         if state.error:
-            head.append("\n" + words.error(state.error_code, state.error), style="italic")
+            head.append("\n" + state.error_text(words), style="italic")
         self.query_one("#pick-head", Static).update(head)
         blocks: list[Group | Text] = []
         for i, cid in enumerate(choices):
@@ -148,7 +149,7 @@ class CharacterPickScreen(FsScreen):
         if option is None:
             return
         if self.fs_app.state.paused_by is not None:
-            self.note = self.fs_app.words("paused_no_send")  # the server would refuse it
+            self.note = self.fs_app.paused_note()  # the server would refuse it
             self.refresh_view()
             return
         self.sent_for = int(prompt["id"])

@@ -134,15 +134,16 @@ def character_reference(words: Words) -> list[Text | Table | CjkText]:
     parts: list[Text | Table | CjkText] = [Text(words("character_reference", n=len(chars)), style="bold underline")]
     for info in chars.values():
         head = Text(info.name(words.lang), style="bold")
-        head.append(f" {info.name_en if words.lang == 'zh' else info.name_zh} · {words.gender(info.gender)} · ")
+        head.append(words.gender_suffix(info.gender))
+        head.append(f" {info.name_en if words.lang == 'zh' else info.name_zh} · ")
         head.append(words("hidden_character" if info.hidden else "open_character"), style="italic")
         parts.append(head)
         rows = Table.grid(padding=(0, 1))
         rows.add_column(no_wrap=True)
         rows.add_column(overflow="fold")
         for skill in info.skills:
-            flip = f" ({words('flip_skill')})" if skill.flip else ""
-            rows.add_row(Text(f"  {skill.title(words.lang)}{flip}"), CjkText(skill.summary(words.lang)))
+            title = words.marked(skill.title(words.lang), words("flip_skill")) if skill.flip else skill.title(words.lang)
+            rows.add_row(Text(f"  {title}"), CjkText(skill.summary(words.lang)))
         task = info.task(words.lang)
         if task:
             rows.add_row(Text(f"  {words('task')}"), CjkText(Text(task, style="italic")))

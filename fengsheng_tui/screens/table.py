@@ -77,6 +77,8 @@ class TableScreen(FsScreen):
         self.prompt_rows: tuple[object, int] = (None, 0)
         #: The prompt the terminal bell last rang for (Settings `b`).
         self.belled_for: object = None
+        #: The note a key held by the pause left (it goes once the table runs again).
+        self.held_note: str | None = None
         #: We asked the server to fast-forward this game (a dead player's or a spectator's `v`).
         self.hurry_asked = False
 
@@ -128,7 +130,7 @@ class TableScreen(FsScreen):
             self.chooser.sent_for = None  # the server refused it (paused …): the prompt is ours again
             self.auto_pass_for = None  # and an automatic pass is scheduled again (once it runs)
             state.refused = None
-        if self.chooser.note == words("paused_no_send") and not state.paused_by:
+        if self.chooser.note == self.held_note and not state.paused_by:
             self.chooser.note = None
         self.guard_new_prompt((prompt or {}).get("id"))
         width, height = self.app.size
@@ -149,7 +151,8 @@ class TableScreen(FsScreen):
         usable = self.chooser.usable() if open_ else set()
         skills = self.chooser.skills() if open_ else []
         # Ours to decide (an automatic pass on its way is not a move to make).
-        your_move = open_ and self.chooser.prompt is not None and not self.auto_passing()
+        your_move = open_ and self.chooser.prompt is not None and not self.auto_passing() \
+            and app.state.paused_by is None  # nobody moves while the table is paused
         self.set_class(your_move, "-your-move")
         self.query_one(StatusBar).show(app.state, app.words, layout=False, your_move=your_move)
         hand, prompt = self.query_one(HandPanel), self.query_one(PromptPanel)
@@ -159,8 +162,9 @@ class TableScreen(FsScreen):
                     hint=self.hint(), paused=self.pause_line())
         self.fix_height(hand, hand.lines + 2)
         # While one prompt is open its panel only grows: choosing a card (its targets appear) and
-        # backing out then re-lays out the screen once, not at every key.
-        rows = min(prompt.lines, PROMPT_LINES)
+        # backing out then re-lays out the screen once, not at every key. Its options are paged to
+        # PROMPT_LINES rows; what must be said besides (a pause, a note, an error) is never cut.
+        rows = prompt.lines
         prompt_id = (app.state.prompt or {}).get("id") if open_ else None
         if prompt_id is not None and self.prompt_rows[0] == prompt_id:
             rows = max(rows, self.prompt_rows[1])
@@ -344,7 +348,7 @@ class TableScreen(FsScreen):
         the server would refuse it, and the selection stays for after the resume."""
         if self.fs_app.state.paused_by is None or self.chooser.prompt is None:
             return False
-        self.chooser.note = self.fs_app.words("paused_no_send")
+        self.chooser.note = self.held_note = self.fs_app.paused_note()
         self.refresh_choice()
         return True
 
@@ -410,9 +414,7 @@ class TableScreen(FsScreen):
         by, words = self.fs_app.state.paused_by, self.fs_app.words
         if by is None:
             return None
-        if by == "you":
-            return words("paused_line_you")
-        return words("paused_line_named", name=by) if by else words("paused_line_host")
+        return words("paused_line_you" if by == "you" else "paused_line_host", who=words.paused(by))
 
     def hint(self) -> str | None:
         """The prompt line's words when no prompt is ours: 托管 is on, or we are out (or watch)."""

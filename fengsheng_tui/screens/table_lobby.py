@@ -128,11 +128,11 @@ class TableLobbyScreen(FsScreen):
         for i, seat in enumerate(seat_entries(table)):
             name = str(seat.get("name") or words("empty_seat"))
             if i == state.seat:
-                name += f" ({words('you')})"
+                name = words.you(name)
             kind = words("bot") if seat.get("bot") else words("host_seat") if seat.get("host") else ""
             level = seat.get("bot")
             if isinstance(level, str) and level != "normal":  # the usual level goes unsaid
-                kind += words("bracket_gap") + "(" + words("level_" + level) + ")"
+                kind = words.marked(kind, words("level_" + level))
             if seat.get("muted") is True:
                 kind = f"{kind} {words('muted')}".strip()
             ready = "✓ " + words("ready") if seat.get("ready") or seat.get("bot") else "· " + words("not_ready")
@@ -168,12 +168,12 @@ class TableLobbyScreen(FsScreen):
         if self.note:
             parts.append(plain(self.note, style="italic"))
         elif state.error:
-            parts.append(plain(words.error(state.error_code, state.error), style="italic"))
+            parts.append(plain(state.error_text(words), style="italic"))
         chat = [entry for entry in state.log if entry.chat is not None][-LOBBY_CHAT_LINES:]
         if chat:
             parts.append(Text(""))
             parts.append(Text(words("chat"), style="bold underline"))
-            parts += [plain(f"» {entry.speaker(words)}: {entry.chat[1]}", style="italic")
+            parts += [plain(f"» {entry.speaker(words, state.seat)}: {entry.chat[1]}", style="italic")
                       for entry in chat if entry.chat is not None]
         self.query_one("#table-lobby", Static).update(Group(*parts))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -40,11 +41,9 @@ def character_line(character: Mapping[str, Any] | None, words: Words, width: int
     if not character:
         return Text("")
     text = Text(words.character(character), style="" if character.get("face_up", True) else "italic")
-    gender = words.gender(character.get("gender"))
-    if gender and text.cell_len + 3 + len(gender) <= width and words.lang == "en":
-        text.append(" · " + gender, style="dim")
-    elif gender:
-        text.append("·" + words.gender(character.get("gender"), short=True), style="dim")
+    worded = words.gender_suffix(character.get("gender"))
+    text.append(worded if text.cell_len + cell_len(worded) <= width else
+                words.gender_suffix(character.get("gender"), short=True), style="dim")
     return text
 
 
@@ -118,16 +117,16 @@ def seat_body(seat: Mapping[str, Any], words: Words, *, head: Text, right: Text,
         character: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
         second_units = words_of(Text(words.character(character), style="" if character.get(
             "face_up", True) else "italic")) if character else []
-        gender = words.gender(character.get("gender"))
+        gender = words.gender_suffix(character.get("gender"))
         if gender:
             # The gender goes with the name's last word: never `· male` alone at a line's start.
             worded = second_units[-1].copy() if second_units else Text()
-            worded.append(("· " if not second_units else " · ") + gender, style="dim")
+            worded.append(gender if second_units else gender.lstrip(), style="dim")
             free = len(pack([*second_units[:-1], worded], width)) == len(pack(second_units, width))
-            if words.lang == "en" and (roomy or free) and worded.cell_len <= width:
+            if (roomy or free) and worded.cell_len <= width:
                 second_units[-1:] = [worded]
             else:
-                mark = Text("·" + words.gender(character.get("gender"), short=True), style="dim")
+                mark = Text(words.gender_suffix(character.get("gender"), short=True), style="dim")
                 if second_units:
                     last = second_units[-1].copy()
                     last.append_text(mark)

@@ -22,6 +22,9 @@ class StatusBar(Static):
             text = Text(f" {words('your_move')} ", style="bold reverse")
             text.append(" " + words("title"), style="bold")
         if view:
+            # Who paused comes first: the line ends wherever the screen does.
+            if view.get("paused"):
+                text.append(" · " + words.paused(state.paused_by or ""), style="bold reverse")
             text.append(" · " + words("turn", n=view.get("turn", 0)))
             current = words.seat_name(state.seats, view.get("current"), state.seat)
             text.append(" · " + (words("turn_of", name=current) if record else current))
@@ -30,8 +33,6 @@ class StatusBar(Static):
                 text.append(" · " + words("spectator"))
             else:
                 text.append(f" · {words('identity')}: {words.identity(view.get('identity'))}")
-            if view.get("paused"):
-                text.append(" · " + words("paused_you" if state.host else "paused_by_host"), style="bold reverse")
             if state.auto:
                 text.append(" · " + words("auto_on"), style="bold reverse")
             if view.get("fast_forward") is True and not view.get("over"):

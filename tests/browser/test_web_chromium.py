@@ -22,7 +22,7 @@ async def sit_down(page: Page, url: str, name: str) -> str:
     await page.wait_for("你的名字", 60)
     await page.type_text(name)
     await page.key("Enter")
-    return await page.wait_for(f"{name} (你)", 40)
+    return await page.wait_for(f"{name}(你)", 40)
 
 
 async def platform_fonts(page: Page, selector: str) -> dict[str, int]:

@@ -17,7 +17,7 @@ def test_minrui_locks_in_another_players_play_window_others_cannot() -> None:
     choose(game, 0, "play", target_seat=2)
     assert not options(game, 3, "play")  # 锁定 is own turn only without 敏锐
     choose(game, 1, "play", target_seat=3)
-    choose(game, 1, "decline", name="联动")
+    choose(game, 1, "give", target_seat=2)  # 联动 is not optional: he drew 2 and gives one
     pass_windows(game)
     assert game.state.locked == {2, 3}
 
@@ -30,17 +30,18 @@ def test_minrui_locks_in_another_players_transmit_window() -> None:
     choose(game, 0, "send")
     assert [o.target_seat for o in options(game, 1, "play")] == [2, 3, 0]
     choose(game, 1, "play", target_seat=2)
-    choose(game, 1, "decline", name="联动")
+    choose(game, 1, "give", target_seat=3)  # 联动 is not optional: he drew 2 and gives one
     pass_windows(game)
     assert 2 in game.state.locked
 
 
 def test_liandong_draws_two_and_gives_one_card_away() -> None:
+    """Not optional: CHARACTERS.md "draw 2 cards, then give 1 hand card" has no "may"."""
     card = Cards()
     game = deal(["qibai", "daofeng", "daofeng", "daofeng"], MIL_LAT, [[card("锁定", "red")], [], [], []],
                 pile=[card("识破"), card("识破"), card("截获"), card("破译")])
     choose(game, 0, "play", target_seat=1)
-    choose(game, 0, "use", name="联动")
+    assert not options(game, 0, "decline", name="联动")
     assert len(game.state.seats[0].hand) == 4
     given = options(game, 0, "give", target_seat=2)[0].card
     choose(game, 0, "give", card=given, target_seat=2)
@@ -68,10 +69,11 @@ def test_fengdu_a_female_character_wins_with_him() -> None:
     assert game.over and game.state.winners == [0, 1, 3] and game.state.declarer == 0
 
 
-def test_fengdu_declined() -> None:
+def test_fengdu_cannot_be_declined() -> None:
+    """CHARACTERS.md "choose one female character to win together with you": no "may"."""
     game = _qibai_declares()
-    choose(game, 0, "decline", name="风度")
-    assert game.over and game.state.winners == [0, 3]
+    assert not options(game, 0, "decline", name="风度")
+    assert [o.verb for o in game.prompts[0].options] == ["use"]
 
 
 def test_task_five_true_messages_wins_as_neutral() -> None:

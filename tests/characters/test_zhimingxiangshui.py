@@ -15,7 +15,7 @@ def test_gongshou_after_a_lock_draws_two_and_puts_one_back() -> None:
     game = deal(["zhimingxiangshui", "daofeng", "daofeng", "daofeng"], MIL_LAT, [[card("锁定", "red")], [], [], []],
                 pile=[card("识破"), card("识破"), card("截获"), card("破译")])
     choose(game, 0, "play", target_seat=1)
-    choose(game, 0, "use", name="攻守兼备")
+    assert not options(game, 0, "decline", name="攻守兼备")  # not optional: the text has no "may"
     assert len(game.state.seats[0].hand) == 4
     back = game.prompts[0].options[0].card
     choose(game, 0, "put_back", card=back)
@@ -29,7 +29,8 @@ def test_gongshou_also_for_a_lure() -> None:
     choose(game, 0, "end")
     choose(game, 0, "send", card=game.state.seats[0].hand[1])
     choose(game, 0, "play", target_seat=2)
-    assert options(game, 0, "use", name="攻守兼备")
+    assert events(game, "skill_used")[-1]["skill"] == "攻守兼备"
+    assert {o.verb for o in game.prompts[0].options} == {"put_back"}
 
 
 def _dying_seat_1() -> tuple[Game, int, int]:

@@ -104,7 +104,7 @@ def test_two_guests_resize_drop_and_reclaim(game_host, tmux_panes, keys) -> None
     alice = tmux_panes(ssh_command(port, "alice", keys("alice")))
     assert "No SSH key" not in alice.wait_for(PROMPT + "alice", timeout=10)
     alice.send("Enter")
-    alice.wait_for(lambda s: "alice (你)" in s, timeout=15)
+    alice.wait_for(lambda s: "alice(你)" in s, timeout=15)
     seat_a = int(wait_log(host, r"alice took seat (\d)")[1])
 
     bob = tmux_panes(ssh_command(port, "bob", None))
@@ -352,7 +352,7 @@ def test_x11_and_agent_are_not_forwarded(game_host, keys, tmp_path: Path) -> Non
             environ = Path(f"/proc/{client}/environ").read_bytes().split(b"\0")
             names = {entry.split(b"=", 1)[0] for entry in environ if entry}
             assert not names & {b"SSH_AUTH_SOCK", b"DISPLAY", b"SSH_CONNECTION", b"SSH_CLIENT"}
-            guest.read_until("fay (你)".encode(), timeout=15)
+            guest.read_until("fay(你)".encode(), timeout=15)
             guest.send(b"qy")
             status, err = guest.finish()
             assert status == 0
@@ -427,7 +427,7 @@ def test_password_table_asks_and_backs_off(game_host, keys) -> None:
         guest.read_until("密码 Password: ".encode(), after=seen)
         assert time.monotonic() - start >= 0.9  # one failure: a second before the next try
         guest.send(b"s3cret\r")
-        guest.read_until("hal (你)".encode(), timeout=15)
+        guest.read_until("hal(你)".encode(), timeout=15)
         wait_log(host, r"wrong table password from 127.0.0.1 \(1 in a row\)")
         assert "s3cret" not in host.log.read_text()
     finally:
@@ -466,8 +466,8 @@ def test_play_opens_the_door_for_friends(tmux_panes, keys) -> None:
     friend = tmux_panes(ssh_command(port, "ivy", keys("ivy")))
     friend.wait_for(PROMPT + "ivy", timeout=10)
     friend.send("Enter")
-    friend.wait_for("ivy (你)", timeout=15)
-    player.wait_for(lambda s: "Host (你)" in s and "ivy" in s, timeout=10)
+    friend.wait_for("ivy(你)", timeout=15)
+    player.wait_for(lambda s: "Host(你)" in s and "ivy" in s, timeout=10)
     player.send("q")
     player.wait_for("y 退出", timeout=5)
     player.send("y")
@@ -516,7 +516,7 @@ def test_each_guest_machine_reaches_the_table_from_its_own_address(game_host, ke
             for i, guest in enumerate(guests):
                 guest.read_until(PROMPT.encode())
                 guest.send(b"\r")
-                guest.read_until(f"p{i} (你)".encode(), timeout=20)
+                guest.read_until(f"p{i}(你)".encode(), timeout=20)
         finally:
             for guest in guests:
                 guest.stop()

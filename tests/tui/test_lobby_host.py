@@ -141,7 +141,7 @@ async def test_the_host_mutes_spectators_with_m_and_a_seat_with_slash_mute_and_s
         await guest.chat("你好")
         await wait_for(pilot, lambda: "你好" in screen_text(app))
         text = screen_text(app)
-        assert f"看客 ({words('spectator')}): 加油" in text  # a spectator never passes for a player
+        assert f"{words.marked('看客', words('spectator'))}: 加油" in text  # a spectator never passes for a player
         assert "客人: 你好" in text
         await pilot.press("m")
         await wait_for(pilot, lambda: table.seats.spectators_muted)

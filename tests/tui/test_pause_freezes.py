@@ -63,18 +63,18 @@ async def test_a_lan_guest_sees_who_paused_and_cannot_play_until_the_resume() ->
             await wait_until(pilot, lambda: app.state.paused_by == "Hostess")
             line = widget_text(app, "#prompt")
             assert "Paused by the host (Hostess): nobody can play until the host resumes" in line
-            assert "Paused by the host" in widget_text(app, "#status")
+            assert "Paused by the host (Hostess)" in widget_text(app, "#status")
             assert table.game is not None
             choices = list(table.game.choices)
             await pilot.press("space")  # would pass: held, and the line says why
-            await wait_until(pilot, lambda: "The table is paused: nothing was sent" in widget_text(app, "#prompt"))
+            await wait_until(pilot, lambda: "Paused by the host (Hostess): nothing was sent" in widget_text(app, "#prompt"))
             screen = app.table_screen()
             assert screen.chooser.sent_for is None and table.game.choices == choices
             # A key pressed as the pause arrived: the server refuses it, and the prompt is ours again.
             screen._submit(screen.chooser.pass_())
             await wait_until(pilot, lambda: app.state.error_code == "paused")
             await wait_until(pilot, lambda: screen.chooser.sent_for is None
-                             and "choose again once it resumes" in widget_text(app, "#prompt"))
+                             and "Paused by the host (Hostess): choose again once the table resumes" in widget_text(app, "#prompt"))
             assert table.game.choices == choices and not ours(table, seat, prompt["id"])
             await host.op("resume")
             await wait_until(pilot, lambda: app.state.paused_by is None)
@@ -102,7 +102,7 @@ async def test_the_solo_pause_key_holds_every_choice_until_it_is_pressed_again(t
         await wait_until(pilot, lambda: app.state.paused_by == "you" and server.timing.paused)
         assert "你已暂停牌桌：恢复前谁也不能出牌（按 b 继续）" in widget_text(app, "#prompt")
         await pilot.press("space")
-        await wait_until(pilot, lambda: "牌桌已暂停：这次选择没有发出" in widget_text(app, "#prompt"))
+        await wait_until(pilot, lambda: "你已暂停牌桌：这次选择没有发出" in widget_text(app, "#prompt"))
         assert not ours(server, seat, prompt["id"])
         await pilot.press("b")
         await wait_until(pilot, lambda: app.state.paused_by is None and not server.timing.paused)

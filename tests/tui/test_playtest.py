@@ -95,7 +95,7 @@ async def test_lobby_chat_is_shown_in_the_lobby_and_escape_closes_the_line(serve
         await pilot.press("x", "escape")
         await wait_until(pilot, lambda: not chat.display and app.screen.focused is None)
         await pilot.press("c", *"hello", "enter")
-        await wait_for(pilot, lambda: "» 阿东: hello" in screen_text(app))
+        await wait_for(pilot, lambda: "» 阿东 (you): hello" in screen_text(app))
         assert not chat.display
 
 
