@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import copy
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -26,6 +27,10 @@ from net.connection import ConnectionClosed, FramedConnection, open_connection
 #: welcome or a frame that breaks the schema, bytes that are not frames.
 BAD_SERVER = "bad_server"
 PING_INTERVAL = 20.0
+#: Nothing at all from the server for this long (it answers every ping with a pong): the
+#: connection is given up, as a drop. Without it a half-open connection (the host's machine asleep,
+#: its network gone) left the player before a frozen table until TCP itself gave up, many minutes on.
+SILENT_SERVER = 50.0
 CONNECT_TIMEOUT = 10.0
 RETRY_DELAY = 0.2
 
@@ -178,6 +183,10 @@ class Client:
     async def _ping(self) -> None:
         while self.conn is not None and not self.conn.closing:
             await asyncio.sleep(PING_INTERVAL)
+            if time.monotonic() - self.conn.last_received > SILENT_SERVER:
+                self._end()
+                self.conn.abort(f"the server sent nothing for {SILENT_SERVER:g} s")
+                return
             self._ping_n += 1
             self._send(P.ping(self._ping_n))
 

@@ -79,6 +79,10 @@ class RateLimiter:
             return True
         return False
 
+    def full(self) -> bool:
+        """Refilled to the whole burst: nothing is remembered that a fresh limiter would not."""
+        return self._tokens + (self._clock() - self._stamp) * self.rate >= self.burst
+
 
 class _Ended:
     """The end of the inbound stream, queued behind the frames that came before it."""

@@ -15,10 +15,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import functools
 import ipaddress
 import secrets
 import socket
 import unicodedata
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,6 +70,14 @@ _CLASH_GUARD_LEAD = 0.5
 _IFF_UP = 0x1
 _IFF_LOOPBACK = 0x8
 _EVENT_QUEUE_SIZE = 256
+#: Tables listed from one advertised host, and in all: a machine flooding the LAN with adverts
+#: must not push out anyone else's table (nor grow the browser without bound). Adverts past
+#: either limit are not listed.
+MAX_TABLES_PER_HOST = 8
+MAX_TABLES = 128
+#: Adverts resolved at once; the others wait their turn, at most `MAX_WAITING_ADVERTS` of them.
+MAX_RESOLVING = 16
+MAX_WAITING_ADVERTS = 1024
 
 
 class DiscoveryError(RuntimeError):
@@ -451,6 +461,7 @@ class Browser:
         self._resolve_timeout_ms = int(resolve_timeout * 1000)
         self._games: dict[str, GameFound] = {}
         self._resolving: dict[str, asyncio.Task[None]] = {}
+        self._waiting: OrderedDict[str, tuple[Zeroconf, str, str]] = OrderedDict()
         self._queue: asyncio.Queue[BrowseEvent | None] = asyncio.Queue(_EVENT_QUEUE_SIZE)
         self._azc: AsyncZeroconf | None = None
         self._browser: AsyncServiceBrowser | None = None
@@ -485,6 +496,7 @@ class Browser:
         self._closed = True
         tasks = list(self._resolving.values())
         self._resolving.clear()
+        self._waiting.clear()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -526,18 +538,33 @@ class Browser:
         pending = self._resolving.pop(key, None)
         if pending is not None:
             pending.cancel()
+        self._waiting.pop(key, None)
         if state_change is ServiceStateChange.Removed:
             game = self._games.pop(key, None)
             if game is not None:
                 self._emit(Change.REMOVED, game)
             return
-        task = asyncio.get_running_loop().create_task(self._resolve(zeroconf, service_type, name, key))
-        self._resolving[key] = task
-        task.add_done_callback(lambda done: self._forget(key, done))
+        self._waiting[key] = (zeroconf, service_type, name)
+        if len(self._waiting) > MAX_WAITING_ADVERTS:
+            self._waiting.popitem(last=False)
+        self._resolve_next()
+
+    def _resolve_next(self) -> None:
+        while self._waiting and len(self._resolving) < MAX_RESOLVING and not self._closed:
+            key, (zeroconf, service_type, name) = self._waiting.popitem(last=False)
+            task = asyncio.get_running_loop().create_task(self._resolve(zeroconf, service_type, name, key))
+            self._resolving[key] = task
+            task.add_done_callback(functools.partial(self._forget, key))
 
     def _forget(self, key: str, task: asyncio.Task[None]) -> None:
         if self._resolving.get(key) is task:
             del self._resolving[key]
+        self._resolve_next()
+
+    def _room_for(self, game: GameFound) -> bool:
+        """A new listing fits under `MAX_TABLES` and its host's `MAX_TABLES_PER_HOST`."""
+        listed = self._games.values()
+        return len(self._games) < MAX_TABLES and sum(g.host == game.host for g in listed) < MAX_TABLES_PER_HOST
 
     async def _resolve(self, zeroconf: Zeroconf, service_type: str, name: str, key: str) -> None:
         info = AsyncServiceInfo(service_type, name)
@@ -550,7 +577,7 @@ class Browser:
         if game is None or self._closed:
             return
         previous = self._games.get(key)
-        if previous == game:
+        if previous == game or (previous is None and not self._room_for(game)):
             return
         self._games[key] = game
         self._emit(Change.ADDED if previous is None else Change.UPDATED, game)

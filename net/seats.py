@@ -33,6 +33,11 @@ CHAT_BURST = 5
 #: CHAT_RATE would drown the table): twice one connection's budget, for friends on one machine.
 ADDRESS_CHAT_RATE = 2 * CHAT_RATE
 ADDRESS_CHAT_BURST = 2 * CHAT_BURST
+#: `ready`, `auto` (托管) and `fast_forward` changes per connection: each one is a frame to every
+#: connection at the table, so toggling at the frame rate would repaint everyone's screen 50
+#: times a second. A player pressing the key a few times stays well inside.
+TOGGLE_RATE = 2.0
+TOGGLE_BURST = 6
 #: A seat's connection heard from within this many seconds is live: a token cannot take the seat
 #: from it. Clients ping every 20 s when idle, so only a connection that died without a word
 #: (a laptop whose network went away) is older, and then the returning owner may take it over.
@@ -61,6 +66,7 @@ class Session:
         #: against; None until a full `update` (a new connection, a new game, the lobby in between).
         self.base: Held | None = None
         self.chat_limiter = RateLimiter(CHAT_RATE, CHAT_BURST)
+        self.toggle_limiter = RateLimiter(TOGGLE_RATE, TOGGLE_BURST)
         peer = getattr(conn, "peer", None)
         #: The peer's host, which shares one chat budget with every connection from it.
         self.address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)

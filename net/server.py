@@ -54,6 +54,11 @@ BYTE_BURST = 64 * 1024
 MAX_CLIENT_FRAME = 4 * 1024
 #: Rate-limited frames in a row before the flooding connection is closed.
 FLOOD_STRIKES = 50
+#: Hellos one address may send (a token bucket): each accepted one is a seat taken or a
+#: spectator, a lobby change and a log line, so joining and leaving in a loop is a flood. The burst
+#: holds what one machine honestly opens at once (`fengsheng bot --count 9`, reconnects).
+HELLO_RATE = 4.0
+HELLO_BURST = 32
 #: Failed passwords/tokens from one address before it must wait, the first wait and the longest.
 AUTH_FREE_FAILURES = 3
 AUTH_FIRST_WAIT = 1.0
@@ -180,6 +185,12 @@ class Admission:
                 del self.pending_by_address[address]
 
 
+def _loggable(name: str) -> str:
+    """A name refused before the name rules ran (a wrong password comes first), fit for one log
+    line: the schema keeps out controls, not line separators (U+2028) that would forge a line."""
+    return "".join(ch if ch.isprintable() else "?" for ch in name[:24])
+
+
 def _address(conn: FramedConnection) -> str:
     peer = conn.peer
     return str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
@@ -236,6 +247,7 @@ class GameServer:
         self.max_connections = max_connections
         self.admission = Admission(max_pending, pending_per_address, max_spectators, spectators_per_address)
         self.auth = AuthThrottle()
+        self._hellos: dict[str, RateLimiter] = {}
         self.rate = rate
         self.burst = burst
         # A server whose frame rate was raised (benchmarks, tests) raises the byte budget with it.
@@ -424,6 +436,9 @@ class GameServer:
             conn.send(P.error(P.BAD_STATE, f"no table named {name!r}"))
             return None
         address = _address(conn)
+        if not self._hello_allowed(address):
+            conn.send(P.error(P.RATE_LIMITED, f"too many joins from {address}: try again in a few seconds"))
+            return None
         proof = msg["token"] is not None or msg["password"] is not None
         wait = self.auth.wait(address) if proof else 0.0
         if wait > 0:
@@ -442,10 +457,19 @@ class GameServer:
             if answer.code == P.AUTH:
                 count = self.auth.failed(address)
                 log.warning("%s: refused a hello from %s (%s): %s; %d failure(s) from that address",
-                            table.name, address, msg["name"][:24], answer.message, count)
+                            table.name, address, _loggable(msg["name"]), answer.message, count)
             return None
         self.admission.joined(conn, answer.seat is None)
         return table, answer
+
+    def _hello_allowed(self, address: str) -> bool:
+        """Within the address's hello budget (`HELLO_RATE`); the table of budgets stays bounded."""
+        limiter = self._hellos.get(address)
+        if limiter is None:
+            if len(self._hellos) >= 4096:
+                self._hellos = {a: b for a, b in self._hellos.items() if not b.full()}
+            limiter = self._hellos[address] = RateLimiter(HELLO_RATE, HELLO_BURST)
+        return limiter.allow()
 
     async def _read_loop(self, conn: FramedConnection, table: Table, session: Session) -> None:
         """Until the connection ends: its messages are taken in its own callback (`_Reader`)."""

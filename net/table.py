@@ -48,7 +48,7 @@ from net.journal import (
 from net.private_files import write_private
 from net.records import pack_record
 from net.replays import FrameLog
-from net.seats import LOBBY, OVER, PLAYING, Seats, SeatSlot, Session
+from net.seats import LOBBY, OVER, PLAYING, TOGGLE_RATE, Seats, SeatSlot, Session
 from net.standins import STANDIN_LEVEL, StandIns
 
 log = logging.getLogger("fengsheng.table")
@@ -88,6 +88,12 @@ _CHOICE_ERRORS = {
     "illegal_option": P.ILLEGAL_OPTION,
     "game_over": P.BAD_STATE,
 }
+
+
+#: Seconds between two lobby frames to the connections of a table: a lobby change is a frame to
+#: everyone, and one address joining and leaving in a loop made 500 of them a second. Changes
+#: within the interval go out together at its end.
+LOBBY_FRAME_EVERY = 0.1
 
 
 class OpError(Exception):
@@ -148,6 +154,15 @@ class Table:
         #: Deadlines, issue times and the host's pause (`net.clock`).
         self.timing = TableClock(clock)
         self._config().validate()
+        # What every welcome and hello must carry: a table no client could join is refused here.
+        problem = P.SERVER_MESSAGES["welcome"]["table"].check(name)
+        if problem is None and password is not None:
+            problem = P.CLIENT_MESSAGES["hello"]["password"].check(password)
+            problem = problem and f"the password {problem}"
+        elif problem is not None:
+            problem = f"the table name {problem}"
+        if problem is not None:
+            raise ConfigError(problem)
 
         self.phase = LOBBY
         self.game: Game | None = None
@@ -166,6 +181,9 @@ class Table:
         self._thinking: dict[int, asyncio.Future[str]] = {}
         self._thought: dict[int, str] = {}
         self._dirty = False
+        #: When the last lobby frames went out, and when the held-back changes are due (None: none).
+        self._lobby_sent = -LOBBY_FRAME_EVERY
+        self._lobby_due: float | None = None
         #: The task is parked with an empty inbox (see `post`), until `_sleep_until` (None: no timer).
         self._idle = False
         self._sleep_until: float | None = None
@@ -336,6 +354,13 @@ class Table:
             self._human_choice(session, msg)
         self._run_clock()
 
+    def _toggle_allowed(self, session: Session, what: str) -> bool:
+        """Within the connection's budget of `ready`/`auto`/`fast_forward` changes (`TOGGLE_RATE`)."""
+        if session.toggle_limiter.allow():
+            return True
+        session.send(P.error(P.RATE_LIMITED, f"{what}: at most {TOGGLE_RATE:g} changes a second"))
+        return False
+
     async def _flush(self) -> None:
         """Hand the journal to the OS, tell every connection what changed, then fsync.
 
@@ -349,7 +374,7 @@ class Table:
 
     def _flush_now(self) -> bool:
         """`_flush` up to the fsync: the journal to the OS, then the frames. True if an fsync is due."""
-        if not self._dirty:
+        if not self._dirty or self._lobby_held():
             return False
         self._dirty = False
         journal = self.journal
@@ -357,6 +382,19 @@ class Table:
             journal.flush()
         self._send_frames()
         return journal is not None
+
+    def _lobby_held(self) -> bool:
+        """In the lobby, whether changes wait for `LOBBY_FRAME_EVERY` after the last lobby frames
+        (the task wakes for them at `_lobby_due`)."""
+        if self.phase != LOBBY:
+            self._lobby_due = None
+            return False
+        now = self.clock()
+        if now < self._lobby_sent + LOBBY_FRAME_EVERY:
+            self._lobby_due = self._lobby_sent + LOBBY_FRAME_EVERY
+            return True
+        self._lobby_sent, self._lobby_due = now, None
+        return False
 
     def _send_frames(self) -> None:
         """Each connection's frames, in one write per connection: the lobby, or the game (`net.fanout`)."""
@@ -466,10 +504,17 @@ class Table:
             session.send(P.error(P.RATE_LIMITED, "chat: at most one line a second (and two from one address)"))
             return
         line = P.chat(session.seat, self.seats.chat_name(session), text)
+        if self._dirty and self._lobby_due is not None:
+            # Held-back lobby changes go first: a line never arrives before the seat of who said it
+            # (chat has budgets of its own, so this cannot undo the lobby's).
+            self._dirty, self._lobby_sent, self._lobby_due = False, self.clock(), None
+            self._send_frames()
         for other in self.sessions:
             other.send(line)
 
     def _ready(self, session: Session, ready: bool) -> None:
+        if not self._toggle_allowed(session, "ready"):
+            return
         if self.phase != LOBBY or session.seat is None:
             session.send(P.error(P.BAD_STATE, "readiness only counts in the lobby"))
             return
@@ -486,6 +531,8 @@ class Table:
     def _auto(self, session: Session, on: bool) -> None:
         """托管 on or off. Only the seat's own connection can ask (the seat is the connection's,
         never the message's), and only for a seat still in a game."""
+        if not self._toggle_allowed(session, "托管"):
+            return
         game = self.game
         if game is None or self.phase != PLAYING:
             session.send(P.error(P.BAD_STATE, "托管 is only for a game in progress"))
@@ -503,6 +550,8 @@ class Table:
     def _fast_forward(self, session: Session, on: bool) -> None:
         """A spectator or a player out of the game asks to skip the bots' delay to the result; it
         works while no living seat is a human deciding for himself (`StandIns.hurry`)."""
+        if not self._toggle_allowed(session, "fast-forward"):
+            return
         game = self.game
         if game is None or self.phase != PLAYING:
             session.send(P.error(P.BAD_STATE, "no game in progress"))
@@ -647,7 +696,11 @@ class Table:
         self.bot_delay = float(seconds)
 
     def _op_set_password(self, args: dict[str, Any]) -> None:
-        self.password = self._arg(args, "password", str, None) or None
+        password = self._arg(args, "password", str, None) or None
+        problem = P.CLIENT_MESSAGES["hello"]["password"].check(password)
+        if problem:  # no hello could carry it: the table would be closed to everyone
+            raise OpError(P.BAD_MESSAGE, f"the password {problem}")
+        self.password = password
 
     def _op_add_bot(self, args: dict[str, Any]) -> None:
         self._lobby_only("add_bot")
@@ -917,6 +970,8 @@ class Table:
 
     def _next_wake(self) -> float | None:
         game = self.game
+        if self.phase == LOBBY:
+            return self._lobby_due if self._dirty else None
         if game is None or self.phase != PLAYING or self.timing.paused:
             return None
         times = list(self.deadlines.values())

@@ -162,8 +162,9 @@ class TableScreen(FsScreen):
                     hint=self.hint(), paused=self.pause_line())
         self.fix_height(hand, hand.lines + 2)
         # While one prompt is open its panel only grows: choosing a card (its targets appear) and
-        # backing out then re-lays out the screen once, not at every key.
-        rows = min(prompt.lines, PROMPT_LINES)
+        # backing out then re-lays out the screen once, not at every key. Its options are paged to
+        # PROMPT_LINES rows; what must be said besides (a pause, a note, an error) is never cut.
+        rows = prompt.lines
         prompt_id = (app.state.prompt or {}).get("id") if open_ else None
         if prompt_id is not None and self.prompt_rows[0] == prompt_id:
             rows = max(rows, self.prompt_rows[1])

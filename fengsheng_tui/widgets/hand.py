@@ -12,7 +12,11 @@ from textual.widgets import Static
 
 from ..client_state import ClientState
 from ..i18n import Words
-from .render import card_text, chips_text, measure_console
+from .cjk_text import wrap
+from .render import card_text, chips_text
+
+#: Below this many terminal rows our secret task follows on our character's line (one row fewer).
+FLOW_BELOW = 30
 
 
 class HandPanel(Static):
@@ -54,9 +58,9 @@ class HandPanel(Static):
         view = state.view or {}
         if state.view is not None and view.get("seat") is None:
             self.border_title = Text(words("spectator"))
-            self.lines = 1
-            self.update(Text(words("spectator_hand"), style="dim italic", no_wrap=True, overflow="ellipsis"),
-                        layout=layout)
+            lines = wrap(Text(words("spectator_hand"), style="dim italic"), max(20, self.size.width or 76))
+            self.lines = len(lines)
+            self.update(Text("\n").join(lines), layout=layout)
             return
         self.retitle(state, words, mono, self.own_seat)
         width = max(20, self.size.width) if self.size.width else 76
@@ -84,14 +88,16 @@ class HandPanel(Static):
         if not state.hand:
             text.append("—", style="dim")
         extra = own_character_lines(view, state.seat, words, skills, chosen_skill, width,
-                                    wrap_task=self.app.size.height >= 30 if self.is_attached else False)
+                                    flow=self.app.size.height < FLOW_BELOW if self.is_attached else False)
         self.lines = rows + len(extra)
         self.update(Group(text, *extra) if extra else text, layout=layout)
 
 
 def own_character_lines(view: dict[str, Any], seat: int | None, words: Words, skills: Collection[str],
-                        chosen_skill: str | None, width: int, wrap_task: bool) -> list[Text]:
-    """`角色：老鬼·女（盖） 技能：就计* 城府 遗志` and the secret task, each cut to whole lines of `width`."""
+                        chosen_skill: str | None, width: int, flow: bool) -> list[Text]:
+    """`角色：浮萍·女 技能：先机* 后著` and the secret task, wrapped to `width` and never cut (our own
+    task must always be readable in full). `flow`: the task may follow on the character's line
+    where that saves a row (a short screen), else each starts a line of its own."""
     seats = view.get("seats") or []
     if seat is None or not 0 <= seat < len(seats):
         return []
@@ -108,21 +114,14 @@ def own_character_lines(view: dict[str, Any], seat: int | None, words: Words, sk
             style = "reverse bold" if name == chosen_skill else ("bold" if name in skills else "")
             line.append(" ")
             line.append(words.skill(name) + ("*" if name in skills else ""), style=style)
-    line.no_wrap = True
-    line.overflow = "ellipsis"
-    out = [line]
     task = view.get("task")
     text = task.get(words.lang) if isinstance(task, dict) else None
-    if text:
-        label = "task" if view.get("identity") in ("neutral", None) else "task_if_neutral"
-        task_line = Text(f"{words(label)}: ", style="bold")
-        task_line.append(str(text), style="italic")
-        if wrap_task:
-            wrapped = task_line.wrap(measure_console(), width)
-            out.extend(wrapped)
-        else:
-            task_line.no_wrap = True
-            task_line.overflow = "ellipsis"
-            out.append(task_line)
-    return out
+    if not text:
+        return wrap(line, width)
+    label = "task" if view.get("identity") in ("neutral", None) else "task_if_neutral"
+    task_line = Text(f"{words(label)}: ", style="bold")
+    task_line.append(str(text), style="italic")
+    apart = [*wrap(line, width), *wrap(task_line, width)]
+    together = wrap(Text.assemble(line, "  ", task_line), width) if flow else apart
+    return together if len(together) < len(apart) else apart
 

@@ -148,6 +148,11 @@ def waiting_names(seats: list[object], state: ClientState, words: Words) -> str:
 ROWS = 5
 
 
+def wrapped_rows(lines: list[Text], width: int) -> int:
+    """Screen rows these lines take at `width`."""
+    return sum(len(line.wrap(measure_console(), width)) for line in lines)
+
+
 class PromptPanel(Static):
     #: Lines the last `show` drew (after wrapping): the table fixes the panel's height from it.
     lines = 1
@@ -188,7 +193,9 @@ class PromptPanel(Static):
             options = chooser.card_options()
             if options:
                 width = max(10, self.size.width) if self.size.width else 78
-                room = max(1, ROWS - len(lines) - 1 - int(bool(chooser.note)) - int(bool(state.error)))
+                # Rows, not lines: a long head or note wraps (the panel is never cut: see `lines`).
+                after = [Text(t) for t in (chooser.note, state.error and state.error_text(words)) if t]
+                room = max(1, ROWS - wrapped_rows([*lines, *after], width) - 1)
                 labels = [option_label(option, state, words, mono) for option in options]
                 pages = paginate([label.cell_len for label in labels], width, room)
                 first, last = next(p for p in pages if p[0] <= chooser.target < p[1])
@@ -222,5 +229,5 @@ class PromptPanel(Static):
         if state.error:
             lines.append(Text(state.error_text(words), style="italic"))
         width = max(10, self.size.width) if self.size.width else 78
-        self.lines = sum(len(line.wrap(measure_console(), width)) for line in lines)
+        self.lines = wrapped_rows(lines, width)
         self.update(Group(*lines), layout=layout)

@@ -194,3 +194,45 @@ async def test_the_replay_screen_draws_the_hand_of_the_step_shown() -> None:
         want = [words.card(faces[i]) for i in truth[step]]
         await wait_until(pilot, lambda: all(w in widget_text(app, "#replay-hand") for w in want)
                          and f"{len(want)} {want[-1]}" in widget_text(app, "#replay-hand"))
+
+
+# ------------------------------------------------------------------ nothing of ours is cut
+
+def squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("players", [3, 5, 6, 7, 9])
+async def test_our_secret_task_and_skills_are_never_cut_at_80_by_24(lang: str, players: int) -> None:
+    """The hand panel wraps our character, its skills and the whole secret task (no `…`); the
+    prompt panel takes every row it draws; no seat box is cut."""
+    from fengsheng_tui.i18n.characters import character_info
+    from fengsheng_tui.widgets.hand import HandPanel
+    from fengsheng_tui.widgets.prompt import PromptPanel
+    from fengsheng_tui.widgets.ring import Ring
+
+    from .states import play_with_characters
+
+    game = play_with_characters(players, lambda g: 0 in g.prompts and g.state.turn > 1, players=players)
+    msg = update(game, 0)
+    words = Words(lang)
+    app = app_for([welcome_of(0), msg], lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        hand = squeezed(widget_text(app, "#hand"))
+        ours = msg["view"]["seats"][0]["character"]
+        info = character_info(ours["id"])
+        assert info is not None
+        assert "…" not in hand, hand
+        assert squeezed(info.task(lang)) in hand, hand
+        for skill in ours.get("skills") or []:
+            assert squeezed(words.skill(skill)) in hand, hand
+        panel = app.screen.query_one(HandPanel)
+        assert panel.region.height == panel.lines + 2
+        prompt = app.screen.query_one(PromptPanel)
+        assert prompt.region.height >= prompt.lines
+        ring = app.screen.query_one(Ring)
+        for box in ring.boxes.values():
+            if box.display:
+                assert box.region.height == box.rows(*box.chosen) and box.region.bottom <= panel.region.y
