@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import stat
 import struct
 import zlib
 from collections.abc import Callable
@@ -305,8 +306,12 @@ def write_replay(path: Path, replay: dict[str, Any]) -> None:
     write_private(path, msgpack.packb({"version": PROTOCOL_VERSION, **replay}, use_bin_type=True))
 
 
-#: Largest replay file read: far above a long game's events and frames (a few MiB).
-MAX_REPLAY = 64 * 1024 * 1024
+#: Largest replay file read: far above a long game's events and frames (a 9-seat game's replay is
+#: about 35 KiB).
+MAX_REPLAY = 16 * 1024 * 1024
+#: Bytes of file per array or map at the least: an honest replay has about 40, a file of empty
+#: arrays 1 (and decoded, each costs some 64 bytes of memory), so such a file stops early.
+REPLAY_BYTES_PER_CONTAINER = 16
 
 
 class ReplayError(ValueError):
@@ -317,14 +322,30 @@ def read_replay(path: Path) -> dict[str, Any]:
     """Decode a replay strictly (a map with string keys, no ext types, under MAX_REPLAY): a replay
     may come from anyone, so any damage is a ReplayError. Its contents are checked by the reader."""
     try:
-        size = path.stat().st_size
-        if size > MAX_REPLAY:
-            raise ReplayError(f"{path}: a replay of {size} bytes is over the cap of {MAX_REPLAY}")
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with open(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or a device never ends
+                raise ReplayError(f"{path}: not a regular file")
+            data = handle.read(MAX_REPLAY + 1)
     except OSError as exc:
         raise ReplayError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if len(data) > MAX_REPLAY:
+        raise ReplayError(f"{path}: a replay over the cap of {MAX_REPLAY} bytes")
+    budget = max(4096, len(data) // REPLAY_BYTES_PER_CONTAINER)
+    containers = 0
+
+    def count(container: Any) -> Any:
+        nonlocal containers
+        containers += 1
+        if containers > budget:
+            raise ReplayError(f"{path}: more arrays or maps than a replay of {len(data)} bytes holds")
+        return container
+
     try:
-        replay = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_no_ext, max_ext_len=0)
+        replay = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_no_ext, max_ext_len=0,
+                                 list_hook=count, object_hook=count)
+    except ReplayError:
+        raise
     except Exception as exc:  # untrusted bytes: any decoder failure means "damaged"
         raise ReplayError(f"{path} is damaged or not a fengsheng replay ({type(exc).__name__}: {exc})") from None
     if not isinstance(replay, dict):
