@@ -504,7 +504,7 @@ class Table:
             session.send(P.error(P.RATE_LIMITED, "chat: at most one line a second (and two from one address)"))
             return
         line = P.chat(session.seat, self.seats.chat_name(session), text)
-        if self._dirty and self._lobby_due is not None:
+        if self._dirty and self._lobby_due is not None and self.phase == LOBBY:
             # Held-back lobby changes go first: a line never arrives before the seat of who said it
             # (chat has budgets of its own, so this cannot undo the lobby's).
             self._dirty, self._lobby_sent, self._lobby_due = False, self.clock(), None
