@@ -196,6 +196,8 @@ class _Flush:
         self.packed_clock = _pack.pack([CLOCK, self.clock])
         self.found: dict[int, tuple[dict[str, Any], _Shared | None]] = {}
         self._events: dict[tuple[int, tuple[bool, ...]], tuple[list[dict[str, object]], bytes]] = {}
+        #: Per first event, when none of the new events has a secret part: their projection, every seat's.
+        self.plain: dict[int, tuple[list[dict[str, object]], bytes]] = {}
         #: Per first event: the new events with a secret part (the others show every seat alike).
         self._secret: dict[int, list[Event]] = {}
         #: Frames of kept parts: (id of the changes, the skip key, clock moved, id of the events' bytes) -> frame.
@@ -227,7 +229,11 @@ class _Flush:
         secret = self._secret.get(since)
         if secret is None:
             secret = self._secret[since] = [e for e in self.game.events[since:] if e.secret]
-        key = (since, tuple([e.shows_secret(seat) for e in secret]) if secret else ())
+        if not secret:  # every seat sees these events alike
+            events = events_for(self.game, seat, since)
+            plain = self.plain[since] = (events, _pack.pack(events))
+            return plain
+        key = (since, tuple([e.shows_secret(seat) for e in secret]))
         found = self._events.get(key)
         if found is None:
             events = events_for(self.game, seat, since)
@@ -310,7 +316,10 @@ class FanOut:
             if kept is None or kept.deadline != deadline or kept.facts != facts:
                 kept = self._new_part(game, seat, flush, facts, deadline, kept)
         since = session.since
-        events, packed_events = _NO_EVENTS if since >= flush.length else flush.events_for(seat, since)
+        if since >= flush.length:
+            events, packed_events = _NO_EVENTS
+        else:
+            events, packed_events = flush.plain.get(since) or flush.events_for(seat, since)
         session.since = flush.length
         held = session.base
         if held is not None and len(events) <= EVENTS_PER_FRAME:
@@ -467,9 +476,18 @@ class FanOut:
                 facts = all_entry_facts[index]
                 slot_facts = (slot.online, slot.bot is not None or slot.remote_bot, slot.auto)
                 last = kept.get(index)
-                if last is not None and last[0] == facts and last[1] == slot_facts:
-                    entries.append(last[2])
-                    continue
+                if last is not None and last[1] == slot_facts:
+                    known = last[0]
+                    if known == facts:
+                        entries.append(last[2])
+                        continue
+                    if known[5:] == facts[5:] and known[:4] == facts[:4]:
+                        # Only the hand's size moved (a draw, a card played): `seat_entry` shows
+                        # it as it is, and all else as the last entry does.
+                        entry = {**last[2], "hand_count": facts[4]}
+                        kept[index] = (facts, slot_facts, entry)
+                        entries.append(entry)
+                        continue
                 entry = seat_entry(game, facts)
                 entry["online"], entry["bot"], entry["auto"] = slot_facts
                 kept[index] = (facts, slot_facts, entry)
