@@ -13,7 +13,8 @@ deadline on it, whether the table is paused or fast-forwards).
 What a flush costs (bench/net_bench.py, "server CPU per fan-out") is kept down three ways:
 - The public view is built, annotated, diffed and its changes packed once per flush; a seat's
   entry in it is the last flush's while what it shows stays the same (`engine.view.entry_facts`
-  and the table facts annotated on it).
+  and the table facts annotated on it; only its hand size moved: the last one with the new count).
+  Every seat's entry facts and own facts are read in one pass per flush (`table_facts`).
 - A seat's part is built again only when what it shows of the game changed (`own_facts`, its
   prompt's deadline); otherwise the last one stays, laid next to a new public view
   (`seat_part_again`) only where a whole view or a diff of the part needs it, and the seat's patch is the public one (less its own entry's identity and
