@@ -144,7 +144,7 @@ class NormalBot(BasicBot):
         """退回 a 密电/文本 when it would do more good travelling the other way."""
         plays = self.plays(options, "退回")
         m = self.view["message"]
-        if not plays or m["method"] == "直达":
+        if not plays or m["method"] == "直达" or self.locked(self.seat):  # a locked seat's 退回 does nothing
             return None
         dist = self.message_dist()
         stay = max(self.expected(self.seat, dist), self.passed_on(dist, int(m["direction"])))

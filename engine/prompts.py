@@ -139,8 +139,11 @@ class Prompt:
         return (Prompt, (self.id, self.seat, self.kind, self.options, self.default))
 
 
-_new = object.__new__
 _PASS_ONLY = (PASS,)
+_new = object.__new__
+#: Whether a prompt can be set up without its constructor: so when interpreted; a class compiled by
+#: mypyc (bench/compiled.py) must go through it, and its constructor costs little there.
+_PLAIN_CLASS = Prompt.__new__ is _new
 
 
 def ask_window(prompts: dict[int, Prompt], first_id: int, seats: Iterable[int],
@@ -152,6 +155,11 @@ def ask_window(prompts: dict[int, Prompt], first_id: int, seats: Iterable[int],
     window asks every seat holding a card, and a game opens about 120 of them, so the constructor
     call and its frame (a third of a prompt's cost) are worth saving here."""
     prompt_id = first_id
+    if not _PLAIN_CLASS:
+        for seat in seats:
+            prompts[seat] = Prompt(prompt_id, seat, RESPONSE, _PASS_ONLY, "pass", more)
+            prompt_id += 1
+        return prompt_id
     for seat in seats:
         prompt = _new(Prompt)
         prompt.id = prompt_id

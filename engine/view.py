@@ -200,27 +200,32 @@ def table_facts(game: Game) -> tuple[list[tuple[object, ...]], list[tuple[object
     # otherwise (a 试探 they played or are the target of: `_stack_item`).
     seen_message: set[int] | tuple[()] = () if m is None or m.face_up else m.seen_by
     probed = {seat for item in s.stack if item.function == "试探" for seat in (item.user, item.target_seat)}
-    prompts = game.prompts
+    # The message as every seat that has seen its card sees it: one object for all of them.
+    message = _message(game, next(iter(seen_message))) if seen_message else None
+    prompts = game.prompts.get
     entries: list[tuple[object, ...]] = []
     owns: list[tuple[object, ...]] = []
+    add_entry, add_own = entries.append, owns.append
     own: CharacterFacts
     public: CharacterFacts
     for seat, p in enumerate(s.seats):
         cid = p.character
         if cid is None:
             own = public = _NO_CHARACTER
+        elif p.face_up:
+            own = _FACE_UP.get(cid) or _face_up(cid)
+            public = _NO_CHARACTER if pick else own
         else:
-            face_up = p.face_up
-            own = (_FACE_UP.get(cid) or _face_up(cid)) if face_up else (cid, False, None)
-            public = _NO_CHARACTER if pick else own if face_up or p.revealed else _FACE_DOWN
+            own = (cid, False, None)
+            public = _NO_CHARACTER if pick else own if p.revealed else _FACE_DOWN
         index = p.index
-        entries.append((index, p.name, p.alive, p.lost, len(p.hand), tuple(p.messages),
-                        p.identity if p.revealed else None, index in locked, index in skipped, public))
-        prompt = prompts.get(seat)
-        owns.append((seat, tuple(p.hand), p.identity, tuple(p.character_choices), own,
-                     None if prompt is None else prompt.id,
-                     _message(game, seat) if seat in seen_message else None,
-                     tuple(_stack_item(game, item, seat) for item in s.stack) if seat in probed else None))
+        hand = p.hand
+        add_entry((index, p.name, p.alive, p.lost, len(hand), tuple(p.messages),
+                   p.identity if p.revealed else None, index in locked, index in skipped, public))
+        prompt = prompts(seat)
+        add_own((seat, tuple(hand), p.identity, tuple(p.character_choices), own,
+                 None if prompt is None else prompt.id, message if seat in seen_message else None,
+                 tuple([_stack_item(game, item, seat) for item in s.stack]) if seat in probed else None))
     return entries, owns
 
 

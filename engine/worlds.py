@@ -48,7 +48,8 @@ from .view import (
 if TYPE_CHECKING:
     from _collections_abc import dict_items, dict_keys, dict_values
 
-_MOVES_MESSAGE = frozenset({"received", "obtained", "burned", "message_to_pile", "message_to_hand", "message_taken"})
+_MOVES_MESSAGE = frozenset({"received", "obtained", "burned", "message_to_pile", "message_to_hand", "message_taken",
+                            "message_swapped"})
 SUPPORTED = (P.PLAY_PHASE, P.SEND_MESSAGE, P.RECEIVE_DECISION, P.RESPONSE)
 _NODE_OF = {P.PLAY_PHASE: PLAY, P.SEND_MESSAGE: SEND, P.RECEIVE_DECISION: RECEIVE}
 _PLACEHOLDER = Event(-1, "earlier", {})
@@ -104,6 +105,7 @@ class Reading:
     decrypted: frozenset[int]  # seats that have looked at the travelling message
     last_black_by: dict[int, int | None]
     deaths: tuple[int, ...]
+    killers: dict[int, int | None]  # each death's killer (RULES.md §8.1 [DECISION]), as the log shows it
     log_length: int
     left: dict[int, tuple[list[int], int]]  # seat out of the game -> (messages it left with, turn)
 
@@ -182,7 +184,7 @@ def read(view: dict, events: list[dict]) -> Reading:
                     tuple(faced_down), character_pool)
     return Reading(view, seat, config, hidden, known_chars, known_ids, frozenset(log.revealed),
                    log.sent_back and view["phase"] == "arrive", frozenset(log.decrypted), dict(log.last_black_by),
-                   tuple(log.deaths), int(view["log_length"]), log.left)
+                   tuple(log.deaths), dict(log.killers), int(view["log_length"]), log.left)
 
 
 class _Log:
@@ -196,6 +198,11 @@ class _Log:
         self.decrypted: set[int] = set()
         self.last_black_by: dict[int, int | None] = {}
         self.deaths: list[int] = []
+        # The killer is fixed when a black message makes three in front of a seat (its death starts
+        # then: Game.check_end), whatever lands on it during the death procedure.
+        self.killers: dict[int, int | None] = {}
+        blacks: dict[int, set[int]] = {}
+        dying: dict[int, int | None] = {}
         self.characters: dict[int, str] = {}
         self.my_choices: set[str] = set()
         # Messages in front of each seat as the log moves them, for what a seat left with when it
@@ -210,6 +217,8 @@ class _Log:
                 for held in self.messages.values():
                     if card_id in held:
                         held.remove(card_id)
+                for held_black in blacks.values():
+                    held_black.discard(card_id)
                 if kind in ("received", "obtained", "message_taken"):
                     self.messages.setdefault(int(e["seat"]), []).append(int(card_id))
             if kind == "turn_start":
@@ -219,6 +228,8 @@ class _Log:
             elif kind == "resolved":
                 if (e.get("card") or {}).get("function") == SEND_BACK:
                     self.sent_back = True
+            elif kind == "no_effect" and e.get("reason") == "locked":
+                self.sent_back = False  # a locked seat's 退回 resolved without effect (CARDS.md 退回)
             elif kind == "arrived" or kind == "sent":
                 self.sent_back = False
                 if kind == "sent":
@@ -228,12 +239,20 @@ class _Log:
             elif kind in ("received", "obtained"):
                 if (e.get("card") or {}).get("colour") == BLACK:
                     by = e.get("by")
-                    self.last_black_by[int(e["seat"])] = None if by is None else int(by)
+                    victim = int(e["seat"])
+                    self.last_black_by[victim] = None if by is None else int(by)
+                    if card_id is not None:
+                        blacks.setdefault(victim, set()).add(int(card_id))
+                    if len(blacks.get(victim, ())) >= 3 and victim not in dying:
+                        dying[victim] = None if by is None or int(by) == victim else int(by)
+            elif kind == "saved":
+                dying.pop(int(e["seat"]), None)
             elif kind in ("died", "lost"):
                 self.revealed.add(int(e["seat"]))
                 self.left[int(e["seat"])] = (self.messages.pop(int(e["seat"]), []), turn)
                 if kind == "died":
                     self.deaths.append(int(e["seat"]))
+                    self.killers[int(e["seat"])] = dying.pop(int(e["seat"]), None)
                 if e.get("character"):
                     self.characters[int(e["seat"])] = str(e["character"])
             elif kind in ("identity_revealed", "identity_shown"):
@@ -276,7 +295,7 @@ def build(reading: Reading, fill: Fill, seed: int) -> Game:
     state.turn = int(v["turn"])
     state.locked = {int(e["index"]) for e in entries if e["locked"]}
     state.deaths = list(reading.deaths)
-    state.killers = dict.fromkeys(reading.deaths)
+    state.killers = {seat: reading.killers.get(seat) for seat in reading.deaths}
     m = v["message"]
     if m is not None:
         card = int(m["card"]["id"]) if m["card"] is not None else fill.message

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
 import platformdirs
@@ -33,8 +34,12 @@ class DamagedFile(ValueError):
 
 def read_config_text(path: Path) -> str:
     """A config file's text. OSError when it cannot be read (FileNotFoundError: there is none),
-    `DamagedFile` when it is too big or not UTF-8."""
-    with open(path, "rb") as handle:
+    `DamagedFile` when it is too big, not UTF-8, or not a regular file (a FIFO would block the
+    read for good, a device never end)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with open(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise DamagedFile("not a regular file")
         data = handle.read(MAX_CONFIG_FILE + 1)
     if len(data) > MAX_CONFIG_FILE:
         raise DamagedFile(f"over {MAX_CONFIG_FILE // 1024} KiB: not a file this game wrote")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import stat
 import struct
 import zlib
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from typing import Any, BinaryIO
 
 import msgpack
 
+from engine.config import GameConfig
 from net.private_files import create_private, open_private, sync_dir, write_private
 from net.protocol import PROTOCOL_VERSION
 
@@ -218,6 +220,41 @@ def _old_format(data: bytes) -> bool:
     return isinstance(record, dict) and record.get("t") == "start"
 
 
+def _start_problem(start: Any) -> str | None:
+    """What in a journal's start record is not of the types `_start_record` writes (None: all is)."""
+    def text(value: Any, nullable: bool = False) -> bool:
+        return isinstance(value, str) or (nullable and value is None)
+
+    if not isinstance(start, dict):
+        return "the start record is not a map"
+    config = start.get("config")
+    if not isinstance(config, dict) or not all(isinstance(key, str) for key in config):
+        return "the start record's config is not a map"
+    try:
+        GameConfig.from_dict(config).validate(deal_characters=False)
+    except (TypeError, ValueError) as exc:
+        return f"the start record's config is not a game ({str(exc)[:100]})"
+    if not text(start.get("table")) or not text(start.get("host_token")) or not text(start.get("password"), True):
+        return "the start record's table, host token or password is not text"
+    if type(start.get("seed")) is not int:
+        return "the start record's seed is not an integer"
+    timers = start.get("timers", {})
+    if not isinstance(timers, dict) or not all(
+            isinstance(k, str) and type(v) in (int, float) for k, v in timers.items()):
+        return "the start record's timers are not a map of seconds"
+    seats = start.get("seats")
+    if not isinstance(seats, list) or not all(
+            isinstance(s, dict) and text(s.get("name")) and text(s.get("token"), True) and text(s.get("bot"), True)
+            for s in seats):
+        return "the start record's seats are not a list of seats"
+    return None
+
+
+def _is_choice(choice: Any) -> bool:
+    return (isinstance(choice, list | tuple) and len(choice) == 3 and type(choice[0]) is int
+            and type(choice[1]) is int and isinstance(choice[2], str))
+
+
 def read_journal(path: Path) -> JournalContents:
     data = path.read_bytes()
     if not data.startswith(MAGIC):
@@ -229,11 +266,18 @@ def read_journal(path: Path) -> JournalContents:
     records, offset = _records_from(data, len(MAGIC))
     if not records or records[0].get("t") != "start":
         raise JournalError(f"{path} is not a table journal (its start record is unreadable)")
+    # Whole records (their checksums hold) of types this version never writes: refused by name.
+    problem = _start_problem(records[0])
+    if problem is not None:
+        raise JournalError(f"{path}: not a journal this version can resume: {problem}")
     contents = JournalContents(start=records[0], valid_bytes=offset)
-    for record in records[1:]:
+    for i, record in enumerate(records[1:], 1):
         if record.get("t") == "choice":
-            seat, prompt_id, option = record["c"]
-            contents.choices.append((int(seat), int(prompt_id), str(option)))
+            choice: Any = record.get("c")
+            if not _is_choice(choice):
+                raise JournalError(f"{path}: not a journal this version can resume: record {i} is the choice "
+                                   f"{choice!r:.60}, not [seat, prompt id, option]")
+            contents.choices.append((choice[0], choice[1], choice[2]))
         elif record.get("t") == "end":
             contents.end = record
     if offset < len(data):
@@ -262,8 +306,12 @@ def write_replay(path: Path, replay: dict[str, Any]) -> None:
     write_private(path, msgpack.packb({"version": PROTOCOL_VERSION, **replay}, use_bin_type=True))
 
 
-#: Largest replay file read: far above a long game's events and frames (a few MiB).
-MAX_REPLAY = 64 * 1024 * 1024
+#: Largest replay file read: far above a long game's events and frames (a 9-seat game's replay is
+#: about 35 KiB).
+MAX_REPLAY = 16 * 1024 * 1024
+#: Bytes of file per array or map at the least: an honest replay has about 40, a file of empty
+#: arrays 1 (and decoded, each costs some 64 bytes of memory), so such a file stops early.
+REPLAY_BYTES_PER_CONTAINER = 16
 
 
 class ReplayError(ValueError):
@@ -274,14 +322,30 @@ def read_replay(path: Path) -> dict[str, Any]:
     """Decode a replay strictly (a map with string keys, no ext types, under MAX_REPLAY): a replay
     may come from anyone, so any damage is a ReplayError. Its contents are checked by the reader."""
     try:
-        size = path.stat().st_size
-        if size > MAX_REPLAY:
-            raise ReplayError(f"{path}: a replay of {size} bytes is over the cap of {MAX_REPLAY}")
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with open(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or a device never ends
+                raise ReplayError(f"{path}: not a regular file")
+            data = handle.read(MAX_REPLAY + 1)
     except OSError as exc:
         raise ReplayError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if len(data) > MAX_REPLAY:
+        raise ReplayError(f"{path}: a replay over the cap of {MAX_REPLAY} bytes")
+    budget = max(4096, len(data) // REPLAY_BYTES_PER_CONTAINER)
+    containers = 0
+
+    def count(container: Any) -> Any:
+        nonlocal containers
+        containers += 1
+        if containers > budget:
+            raise ReplayError(f"{path}: more arrays or maps than a replay of {len(data)} bytes holds")
+        return container
+
     try:
-        replay = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_no_ext, max_ext_len=0)
+        replay = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_no_ext, max_ext_len=0,
+                                 list_hook=count, object_hook=count)
+    except ReplayError:
+        raise
     except Exception as exc:  # untrusted bytes: any decoder failure means "damaged"
         raise ReplayError(f"{path} is damaged or not a fengsheng replay ({type(exc).__name__}: {exc})") from None
     if not isinstance(replay, dict):

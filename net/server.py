@@ -185,6 +185,12 @@ class Admission:
                 del self.pending_by_address[address]
 
 
+def _loggable(name: str) -> str:
+    """A name refused before the name rules ran (a wrong password comes first), fit for one log
+    line: the schema keeps out controls, not line separators (U+2028) that would forge a line."""
+    return "".join(ch if ch.isprintable() else "?" for ch in name[:24])
+
+
 def _address(conn: FramedConnection) -> str:
     peer = conn.peer
     return str(peer[0]) if isinstance(peer, tuple) and peer else str(peer)
@@ -451,7 +457,7 @@ class GameServer:
             if answer.code == P.AUTH:
                 count = self.auth.failed(address)
                 log.warning("%s: refused a hello from %s (%s): %s; %d failure(s) from that address",
-                            table.name, address, msg["name"][:24], answer.message, count)
+                            table.name, address, _loggable(msg["name"]), answer.message, count)
             return None
         self.admission.joined(conn, answer.seat is None)
         return table, answer

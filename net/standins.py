@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import Any
 
 from bots import Bot, make_bot
 from engine import Game, Prompt, events_for, view
 from net.seats import SeatSlot, Session
+
+#: Whether a connection asked to fast-forward.
+_ASKED = attrgetter("fast_forward")
 
 log = logging.getLogger("fengsheng.table")
 
@@ -113,7 +117,9 @@ class StandIns:
         """The table skips the bots' delay: someone who may ask did ask (a spectator, a dead
         player), and no seat still in the game is a human deciding for himself (each is a bot,
         a stand-in, 托管 or a remote program), so hurrying takes nobody's time to think."""
-        if game.over or not any(s.fast_forward and self.may_ask_hurry(game, s) for s in sessions):
+        # Asked by nobody, as a rule: found in C before anyone's right to ask is looked at.
+        if game.over or not any(map(_ASKED, sessions)) \
+                or not any(s.fast_forward and self.may_ask_hurry(game, s) for s in sessions):
             return False
         seats = game.state.seats
         return all(bot_played(slot) for slot in slots if seats[slot.index].in_game)

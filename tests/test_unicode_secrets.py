@@ -80,3 +80,17 @@ def test_fengsheng_host_refuses_a_table_name_or_password_no_client_could_join_wi
         assert result.returncode == 2, result.stderr
         assert "fengsheng host:" in result.stderr and "Traceback" not in result.stderr
         assert ("table name" in result.stderr) == (flags[0] == "--name"), result.stderr
+
+
+async def test_a_refused_name_cannot_forge_a_line_in_the_host_log(caplog: pytest.LogCaptureFixture) -> None:
+    table = Table("t", players=4, password="pw")
+    server = GameServer("127.0.0.1", 0)
+    server.add_table(table)
+    await server.start()
+    try:
+        with pytest.raises(ClientError):
+            await join(server.port, "x\u2028t: host: kick", password="wrong")
+        lines = [r.getMessage() for r in caplog.records if "refused a hello" in r.getMessage()]
+        assert len(lines) == 1 and "\u2028" not in lines[0] and "x?t: host: kick" in lines[0], lines
+    finally:
+        await server.close()

@@ -359,6 +359,7 @@ EVENTS = {
         'skill_as_itself': '{seat} uses {skill}{target}{target_card}',
         'no_effect': "{seat}'s {card} is seen through: no effect",
         'no_effect_skill': "{seat}'s {skill} has no effect",
+        'no_effect_locked': "{seat} is locked: {card} has no effect",
         'resolved': "{seat}'s {card} takes effect",
         'cancelled': '{by} sees through {card}',
     },

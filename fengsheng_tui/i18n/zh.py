@@ -357,6 +357,7 @@ EVENTS = {
         'skill_as_itself': '{seat}发动【{skill}】{target}{target_card}',
         'no_effect': '{seat}的{card}被识破，无效',
         'no_effect_skill': '{seat}的【{skill}】无效',
+        'no_effect_locked': '{seat}已被锁定，{card}无效',
         'resolved': '{seat}的{card}生效',
         'cancelled': '{by}识破了{card}',
     },

@@ -1,6 +1,6 @@
 """Damaged files in the config folder (settings.json, recent.json, seats.json, keys.toml): truncated,
 garbage, wrong types, nesting too deep for the parser, a folder where the file should be, a file too
-big to be ours. None of them ends the program: each loader falls back to its defaults and says so
+big to be ours, a FIFO. None of them ends the program: each loader falls back to its defaults and says so
 (keys.toml as a problem shown at start-up, the others in the log); a saved seat whose token could
 never be sent is dropped, and the player joins afresh over a real connection."""
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from pathlib import Path
 
 import pytest
@@ -34,12 +35,14 @@ def damaged(tmp_path: Path, name: str, kind: str) -> Path:
     path = tmp_path / name
     if kind == "folder":
         path.mkdir()
+    elif kind == "fifo":  # opened for reading, it blocked the program for good
+        os.mkfifo(path)
     else:
         path.write_bytes(DAMAGE[kind])
     return path
 
 
-@pytest.mark.parametrize("kind", [*DAMAGE, "folder"])
+@pytest.mark.parametrize("kind", [*DAMAGE, "folder", "fifo"])
 def test_a_damaged_config_file_falls_back_to_the_defaults_and_says_so(
         tmp_path: Path, kind: str, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING)

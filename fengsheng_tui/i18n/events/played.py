@@ -15,6 +15,8 @@ def prepare(s: Sentence) -> None:
     if s.kind == "no_effect":
         if "skill" in s.ev and "card" not in s.ev:
             s.kind = "no_effect_skill"
+        elif s.ev.get("reason") == "locked":
+            s.kind = "no_effect_locked"
         return
     s.kind = played(s)
 
