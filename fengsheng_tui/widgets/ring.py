@@ -40,9 +40,6 @@ def placement(n: int, anchor: int) -> tuple[list[int], list[int], list[int]]:
 #: still hold `red 0 blue 0 black 0` (20 cells) and a name with its countdown.
 SIDE_MIN = 26
 
-#: Rows the ring plans for the stack: its title line (entries take the rows left, newest first).
-STACK_PLANNED = 1
-
 #: Seat places on the ring: at most four along the top and two on each side (nine seats).
 TOP_SLOTS = 4
 SIDE_SLOTS = 2
@@ -154,20 +151,20 @@ class Ring(Widget):
                      sender=m is not None and m.get("sender") == index, characters=characters, mono=mono,
                      hint=self.hint(index, width, column))
         # The ring plans with the most rows a message has taken this game, whether one travels now
-        # or not, and with the stack's title line only (its entries get the rows left, newest
-        # first): a message that comes and goes, or a stack that grows and empties, never changes
-        # the ring's shape back and forth.
+        # or not, and with the most the stack's title and newest entry took (older entries get the
+        # rows left): a message that comes and goes, or a stack that grows and empties, never
+        # changes the ring's shape back and forth.
         at = view.get("turn")
         turn = at if isinstance(at, int) else 0
         if self.seen_game != (self.n, self.bottom, words.lang) or turn < self.seen_turn:
             self.seen_game, self.message_rows = (self.n, self.bottom, words.lang), {}
         self.seen_turn = turn
         path_lines = {False: self.message_most(full, path.count(state, words, mono, full))}
-        stack_rows = {False: STACK_PLANNED}
+        stack_rows = {False: self.message_most(-full, stack.least(state, words, mono, full))}
         arrangements = [False]
         if wide:
             path_lines[True] = self.message_most(half, path.count(state, words, mono, half))
-            stack_rows[True] = STACK_PLANNED
+            stack_rows[True] = self.message_most(-half, stack.least(state, words, mono, half))
             # Beside only where neither wraps more there than under: else under, rows allowing.
             wraps = path.count(state, words, mono, half) > path.count(state, words, mono, full) \
                 or stack.need(state, words, mono, half) > stack.need(state, words, mono, full)
@@ -259,7 +256,8 @@ class Ring(Widget):
             self.side_rows(plan, self.on_left), self.side_rows(plan, self.on_right), center)
 
     def message_most(self, width: int, rows: int) -> int:
-        """The most rows the message has taken at `width` this game, `rows` (now) included."""
+        """The most rows the message (`width`) or the stack's least (`-width`) has taken this game,
+        `rows` (now) included."""
         most = max(rows, self.message_rows.get(width, 0))
         self.message_rows[width] = most
         return most
