@@ -13,7 +13,8 @@ deadline on it, whether the table is paused or fast-forwards).
 What a flush costs (bench/net_bench.py, "server CPU per fan-out") is kept down three ways:
 - The public view is built, annotated, diffed and its changes packed once per flush; a seat's
   entry in it is the last flush's while what it shows stays the same (`engine.view.entry_facts`
-  and the table facts annotated on it).
+  and the table facts annotated on it; only its hand size moved: the last one with the new count).
+  Every seat's entry facts and own facts are read in one pass per flush (`table_facts`).
 - A seat's part is built again only when what it shows of the game changed (`own_facts`, its
   prompt's deadline); otherwise the last one stays, laid next to a new public view
   (`seat_part_again`) only where a whole view or a diff of the part needs it, and the seat's patch is the public one (less its own entry's identity and
@@ -196,6 +197,8 @@ class _Flush:
         self.packed_clock = _pack.pack([CLOCK, self.clock])
         self.found: dict[int, tuple[dict[str, Any], _Shared | None]] = {}
         self._events: dict[tuple[int, tuple[bool, ...]], tuple[list[dict[str, object]], bytes]] = {}
+        #: Per first event, when none of the new events has a secret part: their projection, every seat's.
+        self.plain: dict[int, tuple[list[dict[str, object]], bytes]] = {}
         #: Per first event: the new events with a secret part (the others show every seat alike).
         self._secret: dict[int, list[Event]] = {}
         #: Frames of kept parts: (id of the changes, the skip key, clock moved, id of the events' bytes) -> frame.
@@ -227,7 +230,11 @@ class _Flush:
         secret = self._secret.get(since)
         if secret is None:
             secret = self._secret[since] = [e for e in self.game.events[since:] if e.secret]
-        key = (since, tuple([e.shows_secret(seat) for e in secret]) if secret else ())
+        if not secret:  # every seat sees these events alike
+            events = events_for(self.game, seat, since)
+            plain = self.plain[since] = (events, _pack.pack(events))
+            return plain
+        key = (since, tuple([e.shows_secret(seat) for e in secret]))
         found = self._events.get(key)
         if found is None:
             events = events_for(self.game, seat, since)
@@ -310,7 +317,10 @@ class FanOut:
             if kept is None or kept.deadline != deadline or kept.facts != facts:
                 kept = self._new_part(game, seat, flush, facts, deadline, kept)
         since = session.since
-        events, packed_events = _NO_EVENTS if since >= flush.length else flush.events_for(seat, since)
+        if since >= flush.length:
+            events, packed_events = _NO_EVENTS
+        else:
+            events, packed_events = flush.plain.get(since) or flush.events_for(seat, since)
         session.since = flush.length
         held = session.base
         if held is not None and len(events) <= EVENTS_PER_FRAME:
@@ -467,9 +477,18 @@ class FanOut:
                 facts = all_entry_facts[index]
                 slot_facts = (slot.online, slot.bot is not None or slot.remote_bot, slot.auto)
                 last = kept.get(index)
-                if last is not None and last[0] == facts and last[1] == slot_facts:
-                    entries.append(last[2])
-                    continue
+                if last is not None and last[1] == slot_facts:
+                    known = last[0]
+                    if known == facts:
+                        entries.append(last[2])
+                        continue
+                    if known[5:] == facts[5:] and known[:4] == facts[:4]:
+                        # Only the hand's size moved (a draw, a card played): `seat_entry` shows
+                        # it as it is, and all else as the last entry does.
+                        entry = {**last[2], "hand_count": facts[4]}
+                        kept[index] = (facts, slot_facts, entry)
+                        entries.append(entry)
+                        continue
                 entry = seat_entry(game, facts)
                 entry["online"], entry["bot"], entry["auto"] = slot_facts
                 kept[index] = (facts, slot_facts, entry)

@@ -71,8 +71,9 @@ class TableScreen(FsScreen):
         self.keyed_for: object = None
         #: A prompt left without our key: the next one to appear is guarded.
         self.missed = False
-        #: (prompt id, rows the ring had for it): see fit_ring.
+        #: ((turn, terminal size), rows the ring had then) and the most it could take: see fit_ring.
         self.ring_room: tuple[object, int] = (None, 0)
+        self.ring_most = 0
         #: (prompt id, rows) the prompt panel had for the open prompt: it keeps them till answered.
         self.prompt_rows: tuple[object, int] = (None, 0)
         #: The prompt the terminal bell last rang for (Settings `b`).
@@ -272,18 +273,22 @@ class TableScreen(FsScreen):
 
     def fit_ring(self) -> None:
         """The ring gets what the hand, the prompt, the footer and a minimal log leave, so the
-        prompt line never drops off the screen: frames and gaps go first, then stack entries."""
+        prompt line never drops off the screen: frames and gaps go first, then stack entries.
+
+        So that the ring does not change its shape from one update to the next (rule decided):
+        within one turn its rows only shrink (a prompt or the hand that takes a row more); they
+        grow back at the next turn, or when the terminal is resized."""
         app = self.fs_app
         fixed = 2 + self.heights.get("hand", 3) + self.heights.get("prompt", 1) + 1
         most = app.size.height - fixed - LOG_MIN
-        # The log keeps three lines of its own; the last two go only to keep a seat whole. While
-        # one prompt is open the ring only ever tightens: choosing a card and backing out must not
-        # make it change its shape back and forth under the player's eyes.
+        # The log keeps three lines of its own; the last two go only to keep a seat whole.
         room = most - 2
-        prompt_id = (app.state.prompt or {}).get("id")
-        if prompt_id is not None and self.ring_room[0] == prompt_id:
+        moment = ((app.state.view or {}).get("turn"), tuple(app.size))
+        if self.ring_room[0] == moment:
             room = min(room, self.ring_room[1])
-        self.ring_room = (prompt_id, room)
+            most = max(room, min(most, self.ring_most))
+        self.ring_room = (moment, room)
+        self.ring_most = most
         ring = self.query_one(Ring)
         ring.show(app.state, app.words, app.mono, app.state.notes, room, app.size.width >= WIDE, most=most)
         hand = self.query_one(HandPanel)

@@ -44,11 +44,8 @@ class HandPanel(Static):
             left = state.countdowns().get(state.seat, False)
             clock = "" if left is False else " ⏳" + (words("countdown", s=left) if left is not None else "…")
             counts = seat.get("counts", {})
-            chips = chips_text(counts, words, mono, short=False)
-            # The title sits in the frame's top line: the counts in words only where they fit it.
-            if title.cell_len + chips.cell_len + len(clock) + 6 > (self.size.width or 80):
-                chips = chips_text(counts, words, mono)
-            title.append_text(chips)
+            # Our seat gave way to the title only where the ring is in its short forms: the same here.
+            title.append_text(chips_text(counts, words, mono))
             title.append(clock)
         self.border_title = title
 

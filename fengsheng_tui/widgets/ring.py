@@ -52,6 +52,12 @@ class Ring(Widget):
 
     #: Our seat's box gave way (a very short screen): the hand panel's title carries its facts.
     merged = False
+    #: (what the plan was made for, the plan): kept while the room and the table stay and it fits.
+    kept: tuple[object, Plan] | None = None
+    #: The game the message's rows were seen in, its latest turn, and width -> the most rows.
+    seen_game: object = None
+    seen_turn = 0
+    message_rows: dict[int, int]
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -62,6 +68,7 @@ class Ring(Widget):
         self.on_left: list[int] = []
         #: seat index -> the box showing it.
         self.boxes: dict[int, SeatBox] = {}
+        self.message_rows = {}
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="ring-top"):
@@ -143,21 +150,39 @@ class Ring(Widget):
                      else False, note=notes.get(index), holder=m is not None and m.get("position") == index,
                      sender=m is not None and m.get("sender") == index, characters=characters, mono=mono,
                      hint=self.hint(index, width, column))
-        path_lines = {False: path.count(state, words, mono, full)}
-        stack_rows = {False: stack.need(state, words, mono, full)}
+        # The ring plans with the most rows a message has taken this game, whether one travels now
+        # or not, and with the most the stack's title and newest entry took (older entries get the
+        # rows left): a message that comes and goes, or a stack that grows and empties, never
+        # changes the ring's shape back and forth.
+        at = view.get("turn")
+        turn = at if isinstance(at, int) else 0
+        if self.seen_game != (self.n, self.bottom, words.lang) or turn < self.seen_turn:
+            self.seen_game, self.message_rows = (self.n, self.bottom, words.lang), {}
+        self.seen_turn = turn
+        path_lines = {False: self.message_most(full, path.count(state, words, mono, full))}
+        stack_rows = {False: self.message_most(-full, stack.least(state, words, mono, full))}
         arrangements = [False]
         if wide:
-            path_lines[True] = path.count(state, words, mono, half)
-            stack_rows[True] = stack.need(state, words, mono, half)
+            path_lines[True] = self.message_most(half, path.count(state, words, mono, half))
+            stack_rows[True] = self.message_most(-half, stack.least(state, words, mono, half))
             # Beside only where neither wraps more there than under: else under, rows allowing.
-            wraps = path_lines[True] > path_lines[False] or stack_rows[True] > stack_rows[False]
+            wraps = path.count(state, words, mono, half) > path.count(state, words, mono, full) \
+                or stack.need(state, words, mono, half) > stack.need(state, words, mono, full)
             arrangements = [False, True] if wraps else [True, False]
-        plan = self.plan(room, arrangements, path_lines, stack_rows)
-        if plan is None and most is not None and most > room:
-            room = most
+        # Within a turn the plan is kept while it fits (rule decided): it changes only when it must.
+        key = (turn, width, self.n, self.bottom, words.lang, characters, mono, tuple(arrangements))
+        plan = self.kept[1] if self.kept is not None and self.kept[0] == key else None
+        if plan is None or not self.fits(plan, room, path_lines, stack_rows):
             plan = self.plan(room, arrangements, path_lines, stack_rows)
+            # Short of rows: the log gives up its spare rows, only as many as a seat needs.
+            for more in range(room + 1, (most or room) + 1):
+                if plan is not None:
+                    break
+                room = more
+                plan = self.plan(room, arrangements, path_lines, stack_rows)
         if plan is None:  # nothing fits even so: the tightest, cut at the bottom
             plan = Plan(arrangements[-1], False, False, True, True, dict.fromkeys(self.boxes, False))
+        self.kept = (key, plan)
         self.merged = plan.merged
         if self.n and self.bottom in self.boxes:
             self.boxes[self.bottom].display = not plan.merged
@@ -230,37 +255,30 @@ class Ring(Widget):
         return (top + int(plan.gap) if self.on_top else 0) + max(
             self.side_rows(plan, self.on_left), self.side_rows(plan, self.on_right), center)
 
+    def message_most(self, width: int, rows: int) -> int:
+        """The most rows the message (`width`) or the stack's least (`-width`) has taken this game,
+        `rows` (now) included."""
+        most = max(rows, self.message_rows.get(width, 0))
+        self.message_rows[width] = most
+        return most
+
+    def fits(self, plan: Plan, room: int, path_lines: dict[bool, int], stack_rows: dict[bool, int]) -> bool:
+        return plan.beside in path_lines and self.rows(plan, path_lines[plan.beside], stack_rows[plan.beside]) <= room
+
     def plan(self, room: int, arrangements: list[bool], path_lines: dict[bool, int],
              stack_rows: dict[bool, int]) -> Plan | None:
         """The first plan that fits `room`, in this order of preference: every box in words (framed,
         then a blank under the top row, then neither); then the same shapes and the tight ones (no
-        blank between side seats; our seat's facts in the hand panel's title) with the short forms,
-        each box taking its words back where the rows allow (our seat, the top row, side pairs).
-        Frames and gaps are worth less than words; the stack's entries all fit unless tight."""
-        groups = [[self.bottom]] if self.n else []
-        groups += [self.on_top] if self.on_top else []
-        groups += [list(pair) for pair in zip(self.on_left, reversed(self.on_right), strict=False)]
+        blank between side seats; our seat's facts in the hand panel's title) with every box in
+        the short forms. One form for the whole table (rule decided): a screen never mixes
+        `red 0 blue 0 black 0` on one seat with `R0 B0 Bk0` on another. Words beat frames and gaps."""
         shapes = [(True, False, False, False), (False, True, False, False), (False, False, False, False)]
-
-        def fits(plan: Plan) -> bool:
-            stack = 1 if plan.tight else stack_rows[plan.beside]
-            return self.rows(plan, path_lines[plan.beside], stack) <= room
-
-        for beside in arrangements:
-            for boxed, gap, tight, merged in shapes:
-                plan = Plan(beside, boxed, gap, tight, merged, dict.fromkeys(self.boxes, True))
-                if fits(plan):
-                    return plan
-        for beside in arrangements:
-            for boxed, gap, tight, merged in [*shapes, (False, False, True, False), (False, False, True, True)]:
-                plan = Plan(beside, boxed, gap, tight, merged, dict.fromkeys(self.boxes, False))
-                if not fits(plan):
-                    continue
-                for group in groups:
-                    better = Plan(beside, boxed, gap, tight, merged, {**plan.roomy, **dict.fromkeys(group, True)})
-                    if fits(better):
-                        plan = better
-                return plan
+        for roomy, more in ((True, []), (False, [(False, False, True, False), (False, False, True, True)])):
+            for beside in arrangements:
+                for boxed, gap, tight, merged in [*shapes, *more]:
+                    plan = Plan(beside, boxed, gap, tight, merged, dict.fromkeys(self.boxes, roomy))
+                    if self.fits(plan, room, path_lines, stack_rows):
+                        return plan
         return None
 
 

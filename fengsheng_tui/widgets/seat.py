@@ -4,8 +4,8 @@ Three lines (more only when a long name or character must wrap, never cut):
 `▶ Name [红?]        ⏳12s` / `Character·M` (or the status when the game has no characters) /
 `dead 3张 红1 蓝0 黑2 [锁]` (a flag where it fits). Another seat's hand is only ever its size.
 
-English says it in words where the box has room (`3 cards red 1 blue 0 black 2`, `Blade · male`)
-and in the short form only where a line would not hold them (`3 cards R1 B0 Bk2`, `Blade·M`).
+English says it in words where the ring has the rows for every box to (`3 cards red 1 blue 0
+black 2`, `Blade · male`), else every box in the short form (`3 cards R1 B0 Bk2`, `Blade·M`).
 """
 
 from __future__ import annotations
@@ -107,8 +107,8 @@ def seat_body(seat: Mapping[str, Any], words: Words, *, head: Text, right: Text,
     """The box's lines under its name at `width`: (second lines, facts lines, the name's line).
 
     `roomy`: every field in words (`3 cards` / `red 0 blue 0 black 0`, `· male`, `[locked]`), each
-    on a line of its own where the one before is full; otherwise the short forms (`R0 B0 Bk0`,
-    `·M`, `[L]`) wherever the words would take another line. Nothing is ever cut."""
+    on a line of its own where the one before is full; otherwise every field in its short form
+    (`R0 B0 Bk0`, `·M`, `[L]`): the ring uses one form for the whole table. Nothing is ever cut."""
     name_width = width - right.cell_len - (1 if right else 0)
     head = head.copy()
     # Second: the character (whole, wrapped between its words) with its gender, or the status.
@@ -122,8 +122,7 @@ def seat_body(seat: Mapping[str, Any], words: Words, *, head: Text, right: Text,
             # The gender goes with the name's last word: never `· male` alone at a line's start.
             worded = second_units[-1].copy() if second_units else Text()
             worded.append(gender if second_units else gender.lstrip(), style="dim")
-            free = len(pack([*second_units[:-1], worded], width)) == len(pack(second_units, width))
-            if (roomy or free) and worded.cell_len <= width:
+            if roomy and worded.cell_len <= width:
                 second_units[-1:] = [worded]
             else:
                 mark = Text(words.gender_suffix(character.get("gender"), short=True), style="dim")
@@ -140,23 +139,16 @@ def seat_body(seat: Mapping[str, Any], words: Words, *, head: Text, right: Text,
     # Facts: status (with characters), the hand's size, the counts.
     cards = Text(words.cards(seat.get("hand_count", 0)))
     counts = seat.get("counts", {})
-    worded = chips_text(counts, words, mono, short=False)
-    base = pack([*lead, cards], width)
-    short = not roomy and base[-1].cell_len + 1 + worded.cell_len > width
-    facts_units = [*lead, cards, *chip_units(counts, words, mono, short, width)]
+    facts_units = [*lead, cards, *chip_units(counts, words, mono, not roomy, width)]
     second, facts = pack(second_units, width), pack(facts_units, width)
-    # Flags: at the end of a line with room; short marks only where the words would take a line.
+    # Flags: at the end of a line with room (in the box's form: `[locked]`, or `[L]` when compact).
     flags = [word for flag, word in (("locked", "locked"), ("skipped", "skipped"), ("auto", "auto_mark"))
              if seat.get(flag) is True]
     if flags:
         places = [(second, width), (facts, width), ([head], name_width)]
-        chosen = None
-        for use_short in ((False,) if roomy else (False, True)):
-            marks = " ".join(f"[{words(f + '_short' if use_short else f)}]" for f in flags)
-            chosen = next((lines for lines, cells in places if lines[-1].cell_len + 1 + len(marks) <= cells), None)
-            if chosen is not None:
-                break
-        mark = Text(" ".join(f"[{words(f + '_short' if use_short else f)}]" for f in flags), style="reverse")
+        marks = " ".join(f"[{words(f if roomy else f + '_short')}]" for f in flags)
+        chosen = next((lines for lines, cells in places if lines[-1].cell_len + 1 + cell_len(marks) <= cells), None)
+        mark = Text(marks, style="reverse")
         if chosen is None:
             facts.append(mark)
         else:

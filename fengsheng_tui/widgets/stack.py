@@ -47,6 +47,13 @@ class StackView(FixedLines, Static):
         stack = (state.view or {}).get("stack") or []
         return 1 + sum(len(entry_lines(i, item, state, words, mono, width)) for i, item in enumerate(stack))
 
+    def least(self, state: ClientState, words: Words, mono: bool, width: int) -> int:
+        """Rows the stack takes at the least: its title and its newest entry (always shown)."""
+        stack = (state.view or {}).get("stack") or []
+        if not stack:
+            return 1
+        return 1 + len(entry_lines(len(stack) - 1, stack[-1], state, words, mono, width))
+
     def current_width(self) -> int:
         return 0  # drawn at the width the ring planned (see MessagePath)
 

@@ -236,3 +236,56 @@ async def test_our_secret_task_and_skills_are_never_cut_at_80_by_24(lang: str, p
         for box in ring.boxes.values():
             if box.display:
                 assert box.region.height == box.rows(*box.chosen) and box.region.bottom <= panel.region.y
+
+
+# ------------------------------------------------------------------ one form, kept
+
+def shape(app: Any) -> tuple[object, ...]:
+    """The ring's shape as drawn: each box's form, frames, gap, tight, our seat merged."""
+    from fengsheng_tui.widgets.ring import Ring
+
+    ring = app.table_screen().query_one(Ring)
+    forms = {box.chosen for box in ring.boxes.values() if box.display}
+    return (tuple(sorted(forms, key=str)), ring.has_class("-boxed"), ring.has_class("-gap"),
+            ring.has_class("-tight"), ring.merged)
+
+
+@pytest.mark.parametrize(("players", "size"), [(4, (80, 24)), (6, (80, 24))])
+async def test_the_ring_keeps_one_form_and_does_not_flip_back_within_a_turn(players: int,
+                                                                           size: tuple[int, int]) -> None:
+    """A whole game's updates, one by one: every screen uses one form for all seat boxes, and
+    within a turn the ring never goes back to a shape it left (framed with no message, unframed
+    with one, framed again …); it changes only where it must, and at most a few times a game."""
+    from engine import Game
+
+    from .states import play_with_characters
+
+    game = play_with_characters(7, lambda g: False, players=players)
+    record = game.record()
+    from engine import GameConfig, view
+    again = Game.new(GameConfig.from_dict(record["config"]), int(record["seed"]))  # type: ignore[arg-type]
+    app = app_for([welcome_of(0), update(again, 0)], lang="en")
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        shapes: list[tuple[int, tuple[object, ...]]] = []
+        seq = 0
+        for choice in record["choices"][:100]:  # type: ignore[index]
+            again.choose(int(choice[0]), int(choice[1]), str(choice[2]))
+            msg = update(again, 0)
+            msg["events"] = [e for e in msg["events"] if e["seq"] > seq]
+            seq = max([seq, *(e["seq"] for e in msg["events"])])
+            app.handle_message(msg)
+            await pilot.pause()
+            if app.screen is not app.table_screen():
+                continue  # the character pick (or the game over) stands over the table
+            now = shape(app)
+            assert len(now[0]) == 1, now  # one form for every box on the screen
+            turn = int(view(again, 0)["turn"])
+            if not shapes or shapes[-1][1] != now:
+                shapes.append((turn, now))
+            if again.over:
+                break
+        for turn in {t for t, _ in shapes}:
+            within = [s for t, s in shapes if t == turn]
+            assert len(within) == len(set(within)), (turn, within)  # never back to a shape it left
+        assert len(shapes) <= 12, shapes
