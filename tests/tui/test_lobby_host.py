@@ -111,16 +111,23 @@ async def test_the_host_cycles_the_deck_with_k_and_the_game_uses_it(server: tupl
     app = FengshengApp(NetSession("127.0.0.1", srv.port, "老板"), lang="zh", keymap={})
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen) and bool((app.state.lobby or {}).get("host")))
+
+        def shown() -> bool:
+            # The host presses again once his lobby shows the change (lobby frames are at most
+            # every 0.1 s): `k` picks the variant after the one his screen shows.
+            screen = app.screen
+            return isinstance(screen, TableLobbyScreen) and screen.options.get("deck") == table.deck
+
         seen: list[str] = []
         for _ in range(4):
             await pilot.press("k")
-            await wait_for(pilot, lambda: table.deck not in seen[-1:])
+            await wait_for(pilot, lambda: table.deck not in seen[-1:] and shown())
             seen.append(table.deck)
         assert "later" in seen
         while table.deck != "later":
             deck = table.deck
             await pilot.press("k")
-            await wait_for(pilot, lambda deck=deck: table.deck != deck)
+            await wait_for(pilot, lambda deck=deck: table.deck != deck and shown())
         await wait_for(pilot, lambda: "后期版" in screen_text(app))
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.state.view is not None)
