@@ -139,7 +139,7 @@ class CharacterPickScreen(FsScreen):
             blocks = [Static(classes="pick-choice") for _ in choices]
             for i, block in enumerate(blocks):
                 scroll.mount_all([Static(classes="pick-gap"), block] if i else [block])
-        for i, (cid, block) in enumerate(zip(choices, blocks)):
+        for i, (cid, block) in enumerate(zip(choices, blocks, strict=True)):
             block.update(choice_block(cid, i + 1, words, selected=i == self.index and open_))
         if blocks and self.index != self.scrolled_to:
             self.scrolled_to = self.index

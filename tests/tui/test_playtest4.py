@@ -62,7 +62,7 @@ async def test_the_chosen_character_is_scrolled_into_view_at_80_by_24() -> None:
                 await pilot.press(key)
             info = base_characters()[choices[index]]
             wanted = [f"{index + 1}  {info.name_en}", *(s.title("en") for s in info.skills)]
-            await wait_until(pilot, lambda: all(w in screen_text(app) for w in wanted),
+            await wait_until(pilot, lambda wanted=wanted: all(w in screen_text(app) for w in wanted),
                              what=f"choice {index + 1} ({info.name_en}) on screen after {keys}")
 
 
@@ -74,7 +74,7 @@ async def test_no_line_of_the_pick_starts_with_a_closing_mark_for_any_character(
     for lang, width in (("zh", 80), ("zh", 100), ("en", 80)):
         app, _ = pick_app(lang)
         async with app.run_test(size=(width, 60)) as pilot:
-            await wait_until(pilot, lambda: isinstance(app.screen, CharacterPickScreen), what="the pick")
+            await wait_until(pilot, lambda app=app: isinstance(app.screen, CharacterPickScreen), what="the pick")
             for group in groups:
                 await show_choices(pilot, app, group)
                 for n in range(1, len(group) + 1):
