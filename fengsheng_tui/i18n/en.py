@@ -83,6 +83,7 @@ UI = {
     'no_winner': 'Nobody wins',
     'reveal': 'Identities',
     'replay_saved': 'Replay saved: {path}',
+    'replay_not_kept': 'This game\'s replay was not kept: {reason}',
     'replay_unsaved': 'The server keeps the replay',
     'win_faction': '{who} collected three {colour} messages: {identity} win',
     'win_last_standing': '{who} is the last one standing',

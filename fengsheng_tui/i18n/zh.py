@@ -81,6 +81,7 @@ UI = {
     'no_winner': '无人获胜',
     'reveal': '身份揭晓',
     'replay_saved': '录像已保存：{path}',
+    'replay_not_kept': '本局录像未保存：{reason}',
     'replay_unsaved': '录像由服务器保存',
     'win_faction': '{who}集齐三张{colour}情报，{identity}获胜',
     'win_last_standing': '只剩{who}，获胜',
