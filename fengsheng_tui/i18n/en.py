@@ -35,6 +35,7 @@ UI = {
     'lost': 'lost',
     'offline': 'offline',
     'standin': 'offline·bot plays',
+    'self_declared_bot': 'says it is a bot',
     'locked': 'locked',
     'skipped': 'lured away',
     'turn': 'Turn {n}',

@@ -33,6 +33,7 @@ UI = {
     'lost': '出局',
     'offline': '离线',
     'standin': '离线·机器人代打',
+    'self_declared_bot': '自称机器人',
     'locked': '锁',
     'skipped': '离',
     'turn': '第{n}回合',
