@@ -54,7 +54,7 @@ from engine.view import (
 )
 from net import protocol as P
 from net.clock import TableClock
-from net.seats import Seats, Session
+from net.seats import Seats, Session, seat_bot
 from net.standins import StandIns
 
 #: Events per update frame when a whole log is sent (reconnect), keeping frames far below MAX_FRAME.
@@ -261,7 +261,7 @@ class FanOut:
         #: The game the kept entries and parts are of; per seat its annotated public entry with
         #: what it was built from, and its part (`_Kept`).
         self._kept_game: Game | None = None
-        self._entries: dict[int, tuple[tuple[object, ...], tuple[bool, bool, bool], dict[str, Any]]] = {}
+        self._entries: dict[int, tuple[tuple[object, ...], tuple[bool, bool | str, bool], dict[str, Any]]] = {}
         self._parts: dict[int, _Kept] = {}
         #: The last flush's `table_facts` and public view of the kept game, with its stamp then.
         self._facts: tuple[int, list[tuple[object, ...]], list[tuple[object, ...]], dict[str, Any]] | None = None
@@ -488,7 +488,7 @@ class FanOut:
                 all_entry_facts, own = table_facts(game)
             for index, slot in enumerate(self.seats.slots[: len(game.state.seats)]):
                 facts = all_entry_facts[index]
-                slot_facts = (slot.online, slot.bot is not None or slot.remote_bot, slot.auto)
+                slot_facts = (slot.online, seat_bot(slot), slot.auto)
                 last = kept.get(index)
                 if last is not None and last[1] == slot_facts:
                     known = last[0]
@@ -522,7 +522,7 @@ class FanOut:
     def _annotate_entry(self, entry: dict[str, Any]) -> None:
         slot = self.seats.slots[entry["index"]]
         entry["online"] = slot.online
-        entry["bot"] = slot.bot is not None or slot.remote_bot
+        entry["bot"] = seat_bot(slot)
         entry["auto"] = slot.auto
 
     def _new_part(self, game: Game, seat: int, flush: _Flush, facts: tuple[object, ...], deadline: float | None,

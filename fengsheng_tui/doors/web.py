@@ -433,13 +433,13 @@ def _make_guest_class() -> type:
                     continue
                 try:
                     envelope = message.json()
-                except ValueError:
+                except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
                     continue
                 if not isinstance(envelope, list) or not envelope:
                     continue
                 kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
                 if kind == "stdin" and isinstance(data, str):
-                    await self.send_bytes(data.encode("utf-8"))
+                    await self.send_bytes(data.encode("utf-8", "replace"))  # a lone surrogate: "?"
                 elif kind == "resize" and isinstance(data, dict):
                     await self.set_terminal_size(_clamp(str(data.get("width")), 80, 20, 400),
                                                  _clamp(str(data.get("height")), 24, 10, 200))

@@ -116,3 +116,33 @@ async def test_a_page_of_another_name_gets_no_client(host: str) -> None:
                 await ws.close()
     finally:
         await door.close()
+
+
+async def test_junk_a_socket_sends_is_ignored(caplog: pytest.LogCaptureFixture) -> None:
+    """Before: 30,000 nested brackets (60 KB, under the message cap) raised RecursionError out of
+    the relay: a traceback in the host's log for each such message, and the guest was ended."""
+    door = WebDoor("127.0.0.1", 9, table="junk", listen="127.0.0.1")
+    await door.start()
+    try:
+        async with aiohttp.ClientSession() as http:
+            ws = await http.ws_connect(f"ws://127.0.0.1:{door.port}/ws?width=80&height=24")
+            assert "你的名字".encode() in await first_bytes(ws)
+            with caplog.at_level(logging.INFO, "fengsheng.web"):
+                for junk in ("[" * 30000 + "]" * 30000, '{"a":' * 10000 + "1" + "}" * 10000,
+                             '["stdin", ' + "[" * 25000 + "]" * 25000 + "]", '["resize", {"width": 1e999}]',
+                             '["resize", {"width": "NaN", "height": true}]', "[" + "1," * 20000 + "1]",
+                             '["stdin", "a\\ud800b"]', '["stdin", "\\udfff"]'):
+                    await ws.send_str(junk)
+                await ws.send_str('["ping", "still there"]')
+                answered = False
+                async with asyncio.timeout(10):
+                    async for message in ws:
+                        if message.type == aiohttp.WSMsgType.TEXT and "still there" in message.data:
+                            answered = True
+                            break
+                        assert message.type == aiohttp.WSMsgType.BINARY, message
+                assert answered and len(door.guests) == 1, (ws.close_code, ws.exception())
+            assert not [r for r in caplog.records if r.exc_info], "a traceback in the host's log"
+            await ws.close()
+    finally:
+        await door.close()

@@ -2,12 +2,14 @@
 
 - The character pick at 80×24: the chosen choice is scrolled into view, and Chinese skill texts
   wrap by 禁则 (no line starts with `，`).
+- 禁则 in every other text that wraps: the log, the prompt panel, the stack, the game-over screen.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from engine import Game
@@ -17,7 +19,7 @@ from fengsheng_tui.screens.character_pick import CharacterPickScreen
 from fengsheng_tui.widgets.cjk_text import NO_START
 
 from .screen_text import screen_text
-from .states import ScriptedSession, play_with_characters, update, welcome
+from .states import ScriptedSession, play_until, play_with_characters, update, welcome
 from .waiting import wait_until
 
 
@@ -81,3 +83,73 @@ async def test_no_line_of_the_pick_starts_with_a_closing_mark_for_any_character(
                     await pilot.press(str(n))
                     await pilot.pause()
                     assert stranded_marks(screen_text(app)) == [], (lang, width, group, n)
+
+
+# ------------------------------------------------------------------ 禁则 in every wrapped text
+
+
+def log_rows_all(app: FengshengApp) -> list[str]:
+    from fengsheng_tui.widgets.log import EventLog
+
+    log = app.screen.query_one(EventLog)
+    lines = screen_text(app).splitlines()
+    return [line[log.region.x + 1: log.region.right - 1] for line in lines[log.region.y + 1: log.region.bottom - 1]]
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_no_log_row_starts_with_a_closing_mark(width: int) -> None:
+    """Chat lines whose `，` or `。` falls at every column, read page by page (PgUp): main let Rich
+    fold Chinese at any cell, leaving `，好好。` at the start of a row."""
+    from fengsheng_tui.widgets.log import EventLog
+
+    game = play_until(6, lambda g: g.state.turn > 2)
+    chats = [{"type": "chat", "name": "Bob", "text": "好" * k + "，好。" + "好" * (k % 3) + "。"} for k in range(20, 60)]
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0), *chats]), lang="zh", clock=frozen, keymap={})
+    async with app.run_test(size=(width, 40)) as pilot:
+        last = chats[-1]["text"]
+        await wait_until(pilot, lambda: any(e.chat is not None and e.chat[1] == last for e in app.state.log),
+                         what="the last chat line")
+        log = app.screen.query_one(EventLog)
+        seen = -1
+        while log.scrolled_back != seen:
+            seen = log.scrolled_back
+            assert stranded_marks("\n".join(log_rows_all(app))) == [], log.scrolled_back
+            await pilot.press("pageup")
+            await pilot.pause()
+        assert seen > 0  # the whole log was read
+
+
+async def test_no_line_of_the_game_over_screen_starts_with_a_closing_mark() -> None:
+    """The winner's secret task (`有玩家宣告胜利时，场上尚无人死亡…`) at every width from 60 to 100."""
+    from fengsheng_tui.screens.game_over import GameOverScreen
+
+    game = play_with_characters(46, lambda g: False)
+    assert game.state.win_reason == "secret_task"
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang="zh", clock=frozen, keymap={})
+    async with app.run_test(size=(60, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen), what="the game-over screen")
+        for width in range(60, 101):
+            await pilot.resize_terminal(width, 40)
+            await wait_until(pilot, lambda width=width: app.size.width == width and "场上尚无人" in screen_text(app))
+            assert stranded_marks(screen_text(app)) == [], width
+
+
+async def test_no_row_of_the_prompt_panel_starts_with_a_closing_mark() -> None:
+    """A play prompt with a long Chinese refusal under it (a code the catalog does not know is
+    shown as the server wrote it), at every width from 80 to 120: the panel counts and draws its
+    rows by 禁则 (main folded it at any cell: `，好好。` began a row at 96 and 97 columns)."""
+    from fengsheng_tui.widgets.prompt import PromptPanel
+
+    game = play_until(6, lambda g: 0 in g.prompts and g.prompts[0].kind == "play")
+    error = {"type": "error", "code": "odd", "message": "好" * 45 + "，好好。" + "好" * 40 + "。", "ref": None}
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0), error]), lang="zh", clock=frozen, keymap={})
+    async with app.run_test(size=(80, 40)) as pilot:
+        await wait_until(pilot, lambda: app.state.error is not None, what="the error")
+        for width in range(80, 121):
+            await pilot.resize_terminal(width, 40)
+            await wait_until(pilot, lambda width=width: app.size.width == width)
+            panel = app.screen.query_one(PromptPanel)
+            lines = screen_text(app).splitlines()[panel.region.y: panel.region.bottom]
+            assert stranded_marks("\n".join(lines)) == [], width
+            drawn = "".join(lines).replace(" ", "")
+            assert "好" * 40 + "。" in drawn  # the panel drew every row it counted
