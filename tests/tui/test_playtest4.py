@@ -229,3 +229,60 @@ async def test_the_host_hint_breaks_only_between_its_items(lang: str, width: int
                 break
         assert "".join(rows).replace(" ", "") == hint.replace(" ", ""), rows
         assert all(row.endswith(("，", ",")) for row in rows[:-1]), rows
+
+
+# ------------------------------------------------------------------ a replay's characters
+
+
+def character_truth(seed: int, seat: int, players: int) -> tuple[dict[str, Any], dict[int, list[Any]]]:
+    """A replay of `seat` (every event, the final view, no frames) and, at each step a choice
+    left, what the seat's own view showed of every seat's character and identity then."""
+    from engine import Game, GameConfig, events_for, view
+
+    game = play_with_characters(seed, lambda g: False, players)
+    record = game.record()
+    again = Game.new(GameConfig.from_dict(record["config"]), int(record["seed"]))  # type: ignore[arg-type]
+    truth: dict[int, list[Any]] = {}
+    for choice in record["choices"]:  # type: ignore[attr-defined]
+        again.choose(int(choice[0]), int(choice[1]), str(choice[2]))
+        v = view(again, seat)
+        truth[len(events_for(again, seat, 0))] = [(s["character"], s["identity"]) for s in v["seats"]]
+    events = events_for(game, seat, 0)
+    replay = {"seat": seat, "table": "t", "events": events, "final": view(game, seat), "frames": []}
+    return replay, {at: facts for at, facts in truth.items() if at < len(events)}
+
+
+def test_a_replay_shows_each_character_as_the_table_saw_it_at_that_step() -> None:
+    """Main copied the end's characters into every step: picked before the pick, hidden ones
+    face-up from the start (the live table showed 盖), a revealed identity never shown."""
+    from fengsheng_tui.replay_model import view_at
+
+    kinds: set[str] = set()
+    for seed, seat, players in ((5, 1, 5), (6, 3, 5), (11, 0, 7), (12, 4, 9), (46, 1, 5)):
+        replay, truth = character_truth(seed, seat, players)
+        kinds |= {ev.get("kind") for ev in replay["events"]}
+        for step, facts in truth.items():
+            shown = view_at(replay, step)
+            assert [(s["character"], s["identity"]) for s in shown["seats"]] == facts, (seed, seat, step)
+    assert {"character", "character_flipped"} <= kinds  # the games flipped characters
+
+
+async def test_the_replay_screen_shows_a_face_down_character_as_face_down() -> None:
+    """Seed 5, seat 1's replay just after the deal: seat 0's character is face-down (盖) on the
+    live table; main's replay drew its name (the end's view) from the first step."""
+    from fengsheng_tui.screens.replay import ReplayScreen
+
+    replay, _ = character_truth(5, 1, 5)
+    dealt = next(i for i, ev in enumerate(replay["events"]) if ev.get("kind") == "dealt")
+    hidden = next(ev["seat"] for ev in replay["events"][:dealt] if ev.get("kind") == "character" and not ev["face_up"])
+    name = replay["final"]["seats"][hidden]["character"]["name"]  # the end reveals it
+    app = FengshengApp(lang="zh", replay=replay, keymap={}, clock=frozen)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), what="the replay")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        screen.show_step(dealt)
+        await wait_until(pilot, lambda: "盖" in screen_text(app), what="a face-down seat")
+        assert name not in screen_text(app)
+        screen.show_step(len(replay["events"]))
+        await wait_until(pilot, lambda: name in screen_text(app), what="the end, where it is revealed")
