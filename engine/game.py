@@ -555,6 +555,29 @@ class Game:
         s.node = TURN_END
         return True
 
+    def _holder_gone(self) -> bool:
+        """RULES.md §5.2 "dead players and players who have lost are skipped": the seat the message
+        heads to (or lies in front of) left the game before receiving it. [DECISION] It moves on
+        from the seat it came from if it had not reached him yet, from his seat if it had (arrived,
+        or taken by his 截获), and is forced on nobody: having to accept it (截获, 截上截, 转移) was
+        his alone. A 退回 of his that took effect still turns it round (a 直达 back to its sender)."""
+        s = self.state
+        m = s.message
+        if m is None or s.seats[m.position].in_game:
+            return False
+        if m.intercepted_by is not None or s.node != AFTER_TRANSMIT:
+            m.origin = m.position
+        if m.sent_back:
+            m.sent_back = False
+            if m.method == DIRECT:
+                m.returning = True
+            else:
+                m.direction = -m.direction
+        m.intercepted_by = None
+        m.forced = False  # the next holder's own case decides (a returning sender is forced again)
+        s.node = TRANSMIT
+        return True
+
     def route_message(self) -> None:
         """Set the seat the message heads to next (RULES.md §5.2, [DECISION] full circle)."""
         s = self.state
@@ -591,7 +614,7 @@ class Game:
         return False
 
     def _after_transmit(self) -> bool:
-        if self._sender_gone():
+        if self._sender_gone() or self._holder_gone():
             return False
         m = self.state.message
         assert m is not None
@@ -604,7 +627,7 @@ class Game:
         return False
 
     def _after_arrive(self) -> bool:
-        if self._sender_gone():
+        if self._sender_gone() or self._holder_gone():
             return False
         s = self.state
         m = s.message
@@ -626,9 +649,7 @@ class Game:
         m = s.message
         assert m is not None
         holder = m.position
-        if not s.seats[holder].in_game:
-            m.origin = holder
-            s.node = TRANSMIT
+        if self._holder_gone():
             return False
         if m.forced or holder in s.locked or holder == m.sender:
             self._accept()
