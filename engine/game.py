@@ -987,6 +987,13 @@ class Game:
         """In the game and not dying: a dying player counts as dead (for a win, a task, a partner)."""
         return self.state.seats[seat].in_game and not self.is_dying(seat)
 
+    def died_before(self, victim: int) -> list[int]:
+        """The players who died before `victim` (RULES.md §8.1 "dies immediately": a player dies
+        the moment he holds his third black message, not when his death procedure ends, so one
+        killed during another's death procedure died after him although he is carried out first)."""
+        order = list(self.state.killers)  # filled as deaths start (`check_end`); 救美 takes hers out
+        return order[:order.index(victim)] if victim in order else order
+
     def killer_of(self, victim: int) -> int | None:
         """RULES.md §8.1 [DECISION]: whoever put the lethal black message there; nobody if the victim."""
         killer = self.state.seats[victim].last_black_by
@@ -1008,6 +1015,8 @@ class Game:
         if died:
             player.alive = False
             s.deaths.append(seat)
+            order = list(s.killers)  # in order of death (`died_before`)
+            s.deaths.sort(key=lambda x: order.index(x) if x in order else -1)
         else:
             player.lost = True
         player.revealed = True

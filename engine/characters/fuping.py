@@ -81,7 +81,7 @@ HOUZHU = Triggered("后著", "dying", _dying_self, _houzhu, targets=_houzhu_targ
 
 def _task(game: Game, seat: int, ctx: dict[str, Any]) -> bool:
     """She is the second (or a later) player to die: someone died before her."""
-    return ctx.get("victim") == seat and len(game.state.deaths) >= 1
+    return ctx.get("victim") == seat and bool(game.died_before(seat))
 
 
 CHARACTER = register("fuping", (XIANJI, HOUZHU), task=_task, task_at="death")
