@@ -276,6 +276,11 @@ class Game:
         seats = self.state.seats
         return [x for x in _others(len(seats))[seat] if seats[x].alive and not seats[x].lost]
 
+    def others_standing(self, seat: int) -> list[int]:
+        """The other players in the game who are not dying: those a card can be given to or a message
+        placed before (RULES.md §8.1: a dying player is dead already; his cards are about to go)."""
+        return [x for x in self.others_in_game(seat) if not self.is_dying(x)]
+
     def colour_count(self, seat: int, colour: str) -> int:
         colours = self._colours
         n = 0
