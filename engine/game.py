@@ -142,7 +142,7 @@ class Game:
 
     @classmethod
     def new(cls, config: GameConfig, seed: int, setup: Setup | None = None) -> Game:
-        config.validate(deal_characters=setup is None or not setup.characters)
+        config.validate(deal_characters=setup is None or not setup.characters, fixed_deal=setup is not None)
         names = config.names or tuple(f"P{i + 1}" for i in range(config.players))
         seats = [Seat(i, names[i], "") for i in range(config.players)]
         state = GameState(config=config, seed=seed, rng=random.Random(seed), seats=seats, pile=[])
