@@ -130,6 +130,12 @@ class Game:
             self._colours, self._faces = tuple(card.colour for card in deck), (None,) * len(deck)
         self._shown_cache: tuple[object, dict[str | None, tuple[bool, ...]]] = (None, {})
         self._tasks_unmet_at = -1  # the length of the log when no secret task was met (see below)
+        #: Moves on with every choice that may change the state (`choose`, the one way a game moves
+        #: once made), which is all but an answer to a response window that other seats still owe:
+        #: that changes only its own prompt and the window's answers. Equal stamps of one game,
+        #: equal state but for the prompts, so a view may keep what it read of the rest
+        #: (`engine.view.own_facts_again`).
+        self.stamp = 0
 
     @property
     def _handlers(self) -> dict[str, Callable[[], bool]]:
@@ -176,6 +182,7 @@ class Game:
         cast, shown = self._shown_cache
         game._shown_cache = (cast, shown.copy())
         game._tasks_unmet_at = self._tasks_unmet_at
+        game.stamp = self.stamp
         return game
 
     def deal(self) -> None:
@@ -331,8 +338,10 @@ class Game:
                 # 顺位, not in arrival order); until then it changes nothing a rule or a secret task
                 # reads, and the others' prompts stand: there is nothing to advance.
                 return []
+            self.stamp += 1
             self._settle_window()
         else:
+            self.stamp += 1
             self._apply(prompt, opt)
         self._advance()
         return self.events[start:]

@@ -229,6 +229,26 @@ def table_facts(game: Game) -> tuple[list[tuple[object, ...]], list[tuple[object
     return entries, owns
 
 
+def public_view_again(game: Game, last: dict[str, object], entries: list[dict[str, object]]) -> dict[str, object]:
+    """`public_view(game, entries)`, from `last`, what it gave at the same `Game.stamp` of this
+    game: then only the prompts can have changed, so only who is waiting is read again and every
+    other value is `last`'s own object (any keys `last` has besides a view's are kept)."""
+    return {**last, "seats": entries, "waiting": waiting(game)}
+
+
+def own_facts_again(game: Game, owns: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
+    """`table_facts(game)[1]`, from `owns`, what it gave at the same `Game.stamp` of this game:
+    then only the prompts can have changed (an answer that leaves its window open), so only they
+    are read again; the entry facts are the same as well."""
+    prompts = game.prompts.get
+    out = []
+    for facts in owns:
+        prompt = prompts(facts[0])  # type: ignore[call-overload]
+        prompt_id = None if prompt is None else prompt.id
+        out.append(facts if facts[5] == prompt_id else (*facts[:5], prompt_id, *facts[6:]))
+    return out
+
+
 def _seat_entry(game: Game, index: int) -> dict[str, object]:
     """Seat `index` at the table as everyone sees it."""
     return seat_entry(game, entry_facts(game, index))

@@ -374,10 +374,15 @@ class FengshengApp(App[int]):
         """Write our seat's replay from the frames we received (`keep_replays`), if we keep them."""
         if self.keep_replays is None:
             return None
+        from net.journal import ReplayError
+
         try:
             path = self.state.recorder.save(self.keep_replays, self.state.table)
-        except OSError as exc:
+        except (OSError, ReplayError) as exc:  # a full disk; a replay `fengsheng replay` would refuse
             self.log.error(f"could not keep the replay: {exc!r}")
+            reason = exc.strerror or str(exc) if isinstance(exc, OSError) else str(exc)
+            self.notify(clean(self.words("replay_not_kept", reason=reason)), severity="warning", timeout=20,
+                        markup=False)
             return None
         return str(path) if path is not None else None
 

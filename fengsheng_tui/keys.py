@@ -337,10 +337,12 @@ LOBBY_KEYS = (
     KeySpec("quit", "q", "quit", "quit"),
 )
 PICK_KEYS = (
-    KeySpec("pick_1", "1", "choice(0)", "card_key", key_display="1–9", covers=tuple(f"pick_{n}" for n in range(2, 10))),
-    *(KeySpec(f"pick_{n}", str(n), f"choice({n - 1})", "card_key", show=False) for n in range(2, 10)),
-    KeySpec("pick_prev", "up,left", "move(-1)", "target_key", key_display="↑/↓", covers=("pick_next",)),
-    KeySpec("pick_next", "down,right", "move(1)", "target_key", show=False),
+    KeySpec("pick_1", "1", "choice(0)", "pick_key", key_display="1–9", covers=tuple(f"pick_{n}" for n in range(2, 10))),
+    *(KeySpec(f"pick_{n}", str(n), f"choice({n - 1})", "pick_key", show=False) for n in range(2, 10)),
+    KeySpec("pick_prev", "up,left", "move(-1)", "pick_key", show=False, key_display="↑/↓", covers=("pick_next",)),
+    KeySpec("pick_next", "down,right", "move(1)", "pick_key", show=False),
+    KeySpec("pick_page_up", "pageup", "page(-1)", "scroll_key", key_display="PgUp/PgDn", covers=("pick_page_down",)),
+    KeySpec("pick_page_down", "pagedown", "page(1)", "scroll_key", show=False),
     KeySpec("confirm", "enter", "confirm", "confirm"),
     KeySpec("help", "question_mark,f1", "help", "help", key_display="?"),
     KeySpec("quit", "q", "quit", "quit"),

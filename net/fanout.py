@@ -14,7 +14,9 @@ What a flush costs (bench/net_bench.py, "server CPU per fan-out") is kept down t
 - The public view is built, annotated, diffed and its changes packed once per flush; a seat's
   entry in it is the last flush's while what it shows stays the same (`engine.view.entry_facts`
   and the table facts annotated on it; only its hand size moved: the last one with the new count).
-  Every seat's entry facts and own facts are read in one pass per flush (`table_facts`).
+  Every seat's entry facts and own facts are read in one pass per flush (`table_facts`); at the
+  last flush's `Game.stamp` (a pass in a window still open) they and the public view are the last
+  flush's, with only the prompts and who is waiting read again.
 - A seat's part is built again only when what it shows of the game changed (`own_facts`, its
   prompt's deadline); otherwise the last one stays, laid next to a new public view
   (`seat_part_again`) only where a whole view or a diff of the part needs it, and the seat's patch is the public one (less its own entry's identity and
@@ -42,7 +44,9 @@ from engine.view import (
     SeatPart,
     merge,
     own_facts,
+    own_facts_again,
     public_view,
+    public_view_again,
     seat_entry,
     seat_part,
     seat_part_again,
@@ -50,7 +54,7 @@ from engine.view import (
 )
 from net import protocol as P
 from net.clock import TableClock
-from net.seats import Seats, Session
+from net.seats import Seats, Session, seat_bot
 from net.standins import StandIns
 
 #: Events per update frame when a whole log is sent (reconnect), keeping frames far below MAX_FRAME.
@@ -257,8 +261,10 @@ class FanOut:
         #: The game the kept entries and parts are of; per seat its annotated public entry with
         #: what it was built from, and its part (`_Kept`).
         self._kept_game: Game | None = None
-        self._entries: dict[int, tuple[tuple[object, ...], tuple[bool, bool, bool], dict[str, Any]]] = {}
+        self._entries: dict[int, tuple[tuple[object, ...], tuple[bool, bool | str, bool], dict[str, Any]]] = {}
         self._parts: dict[int, _Kept] = {}
+        #: The last flush's `table_facts` and public view of the kept game, with its stamp then.
+        self._facts: tuple[int, list[tuple[object, ...]], list[tuple[object, ...]], dict[str, Any]] | None = None
 
     def send(self, game: Game, timers: dict[str, float]) -> None:
         """Each connection's frames, in one write per connection.
@@ -470,12 +476,19 @@ class FanOut:
                 self._kept_game = game
                 self._entries.clear()
                 self._parts.clear()
+                self._facts = None
             entries = []
             kept = self._entries
-            all_entry_facts, own = table_facts(game)
+            then = self._facts
+            public_then: dict[str, Any] | None = None
+            if then is not None and then[0] == game.stamp:
+                # Only prompts can have changed since (`Game.stamp`): a pass in a window still open.
+                all_entry_facts, own, public_then = then[1], own_facts_again(game, then[2]), then[3]
+            else:
+                all_entry_facts, own = table_facts(game)
             for index, slot in enumerate(self.seats.slots[: len(game.state.seats)]):
                 facts = all_entry_facts[index]
-                slot_facts = (slot.online, slot.bot is not None or slot.remote_bot, slot.auto)
+                slot_facts = (slot.online, seat_bot(slot), slot.auto)
                 last = kept.get(index)
                 if last is not None and last[1] == slot_facts:
                     known = last[0]
@@ -493,7 +506,8 @@ class FanOut:
                 entry["online"], entry["bot"], entry["auto"] = slot_facts
                 kept[index] = (facts, slot_facts, entry)
                 entries.append(entry)
-            public = public_view(game, entries)
+            public = public_view(game, entries) if public_then is None else public_view_again(game, public_then, entries)
+            self._facts = (game.stamp, all_entry_facts, own, public)
         public["table"] = self.table
         deadlines = {}
         for entry in public["waiting"]:
@@ -508,7 +522,7 @@ class FanOut:
     def _annotate_entry(self, entry: dict[str, Any]) -> None:
         slot = self.seats.slots[entry["index"]]
         entry["online"] = slot.online
-        entry["bot"] = slot.bot is not None or slot.remote_bot
+        entry["bot"] = seat_bot(slot)
         entry["auto"] = slot.auto
 
     def _new_part(self, game: Game, seat: int, flush: _Flush, facts: tuple[object, ...], deadline: float | None,

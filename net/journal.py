@@ -301,11 +301,6 @@ def keep_aside(path: Path) -> Path:
     return aside
 
 
-def write_replay(path: Path, replay: dict[str, Any]) -> None:
-    """One seat's replay: only what that seat was shown (its projected events and final view)."""
-    write_private(path, msgpack.packb({"version": PROTOCOL_VERSION, **replay}, use_bin_type=True))
-
-
 #: Largest replay file read: far above a long game's events and frames (a 9-seat game's replay is
 #: about 35 KiB).
 MAX_REPLAY = 16 * 1024 * 1024
@@ -316,6 +311,23 @@ REPLAY_BYTES_PER_CONTAINER = 16
 
 class ReplayError(ValueError):
     """A file that is not a readable replay: what is wrong, in words, never a decoder's traceback."""
+
+
+def pack_replay(replay: dict[str, Any]) -> bytes:
+    """A replay's bytes, checked as `read_replay` will check them: a replay that could not be read
+    back (over MAX_REPLAY, or denser in arrays and maps than a replay may be: what a hostile server's
+    frames can make of a client's own replay) is a ReplayError here, and no file is written."""
+    data: bytes = msgpack.packb({"version": PROTOCOL_VERSION, **replay}, use_bin_type=True)
+    if len(data) > MAX_REPLAY:
+        raise ReplayError(f"this replay would be {len(data)} bytes, over the {MAX_REPLAY} a replay may hold")
+    decode_replay(data, "this replay")
+    return data
+
+
+def write_replay(path: Path, replay: dict[str, Any]) -> None:
+    """One seat's replay: only what that seat was shown (its projected events and final view).
+    Raises ReplayError, writing nothing, for a replay `read_replay` would refuse."""
+    write_private(path, pack_replay(replay))
 
 
 def read_replay(path: Path) -> dict[str, Any]:
@@ -331,6 +343,11 @@ def read_replay(path: Path) -> dict[str, Any]:
         raise ReplayError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     if len(data) > MAX_REPLAY:
         raise ReplayError(f"{path}: a replay over the cap of {MAX_REPLAY} bytes")
+    return decode_replay(data, str(path))
+
+
+def decode_replay(data: bytes, where: str) -> dict[str, Any]:
+    """The replay in `data` (at most MAX_REPLAY bytes), decoded under the container budget."""
     budget = max(4096, len(data) // REPLAY_BYTES_PER_CONTAINER)
     containers = 0
 
@@ -338,7 +355,7 @@ def read_replay(path: Path) -> dict[str, Any]:
         nonlocal containers
         containers += 1
         if containers > budget:
-            raise ReplayError(f"{path}: more arrays or maps than a replay of {len(data)} bytes holds")
+            raise ReplayError(f"{where}: more arrays or maps than a replay of {len(data)} bytes holds")
         return container
 
     try:
@@ -347,9 +364,9 @@ def read_replay(path: Path) -> dict[str, Any]:
     except ReplayError:
         raise
     except Exception as exc:  # untrusted bytes: any decoder failure means "damaged"
-        raise ReplayError(f"{path} is damaged or not a fengsheng replay ({type(exc).__name__}: {exc})") from None
+        raise ReplayError(f"{where} is damaged or not a fengsheng replay ({type(exc).__name__}: {exc})") from None
     if not isinstance(replay, dict):
-        raise ReplayError(f"{path} is not a fengsheng replay (not a map)")
+        raise ReplayError(f"{where} is not a fengsheng replay (not a map)")
     return replay
 
 

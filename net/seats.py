@@ -25,7 +25,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("fengsheng.table")
 
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
-#: The `bot` of a lobby seat that a program plays over the network (`fengsheng bot`).
+#: The `bot` of a seat (lobby and game views) whose client said it is a program (`fengsheng bot`'s
+#: hello has `bot: true`). The table cannot check that claim, so it never shows it as it shows the
+#: bots it runs itself (a level in the lobby, `true` in a game): a human sending `bot: true` is
+#: shown as a self-declared bot, never as one of the table's.
 REMOTE_BOT = "remote"
 CHAT_RATE = 1.0
 CHAT_BURST = 5
@@ -110,6 +113,14 @@ class SeatSlot:
     @property
     def online(self) -> bool:
         return self.bot_level is not None or self.session is not None
+
+
+def seat_bot(slot: SeatSlot) -> bool | str:
+    """A game view's `bot` for a seat: True while a bot of the table plays it (its own, a stand-in,
+    托管), REMOTE_BOT for a client that says it is one, False for a human."""
+    if slot.bot is not None:
+        return True
+    return REMOTE_BOT if slot.remote_bot else False
 
 
 class Seats:

@@ -41,6 +41,7 @@ from net.journal import (
     Journal,
     JournalDamaged,
     JournalError,
+    ReplayError,
     keep_aside,
     read_journal,
     write_replay,
@@ -1091,7 +1092,7 @@ class Table:
         A disk that cannot take them is logged (one line); the players have been told the end."""
         try:
             self._write_game_files(journal, game, frames, seats)
-        except OSError as exc:
+        except (OSError, ReplayError) as exc:
             log.error("%s: could not write the finished game's record and replays beside %s: %s",
                       self.name, journal.path, exc)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import itertools
 import random
@@ -14,7 +15,17 @@ import pytest
 from bots import make_bot
 from engine import Game, GameConfig, events_for, view
 from engine.state import CHARACTER_PICK
-from engine.view import SEAT_KEYS, entry_facts, merge, own_facts, public_view, seat_part, table_facts
+from engine.view import (
+    SEAT_KEYS,
+    entry_facts,
+    merge,
+    own_facts,
+    own_facts_again,
+    public_view,
+    public_view_again,
+    seat_part,
+    table_facts,
+)
 from net import protocol as P
 from net.client import Client, play_as_bot
 from net.fanout import FanOut
@@ -141,6 +152,54 @@ def test_the_facts_of_a_whole_table_are_each_seats_own(players: int, identities:
             game.choose(prompt.seat, prompt.id, rng.choice(prompt.options).id)
     assert seen == ({"pick", "face-down", "revealed", "secret message", "probe"} if characters
                     else {"secret message", "probe"})
+
+
+def _state_but_answers(game: Game) -> list[object]:
+    """Everything of a game's state but its prompts, the answers its window has collected and the
+    count of decisions, each field as a comparable value (the RNG by its state)."""
+    s = game.state
+    out: list[object] = [len(game.events), game.over]
+    for f in dataclasses.fields(s):
+        if f.name == "decisions":
+            continue
+        value = getattr(s, f.name)
+        if f.name == "rng":
+            value = value.getstate()
+        elif f.name == "window" and value is not None:
+            value = dataclasses.replace(value, passed=set(), answers={})
+        out.append(value)
+    return out
+
+
+@pytest.mark.parametrize(("players", "identities", "characters", "seeds"), [
+    (9, "default", True, range(1, 5)), (6, "3v3", False, range(1, 4)), (5, "default", True, range(5, 8)),
+])
+def test_what_a_flush_keeps_at_the_same_stamp_is_what_it_would_read_afresh(
+        players: int, identities: str, characters: bool, seeds: range) -> None:
+    """`Game.stamp` stays put only across choices that change nothing but prompts and a window's
+    answers (a pass in a window others still owe), and then what a flush kept from the last one
+    (`own_facts_again`, `public_view_again`) equals `table_facts` and `public_view` read afresh,
+    at every such moment of whole games, with and without characters."""
+    kept = moved = 0
+    for seed in seeds:
+        game = Game.new(GameConfig(players=players, identities=identities, characters=characters), seed)
+        rng = random.Random(seed)
+        while not game.over:
+            stamp, state = game.stamp, _state_but_answers(game)
+            entries, owns = table_facts(game)
+            public = public_view(game)
+            prompt = rng.choice(game.pending())
+            game.choose(prompt.seat, prompt.id, rng.choice(prompt.options).id)
+            if game.stamp != stamp:
+                moved += 1
+                continue
+            kept += 1
+            assert _state_but_answers(game) == state, "the state changed but the stamp did not"
+            assert (entries, own_facts_again(game, owns)) == table_facts(game)
+            again = public_view_again(game, public, public["seats"])  # type: ignore[arg-type]
+            assert again == public_view(game)
+            assert all(again[key] is public[key] for key in public if key != "waiting")
+    assert kept > 100 and moved > 100
 
 
 class Sink:

@@ -392,7 +392,8 @@ async def test_a_program_playing_a_seat_shows_as_a_bot_and_never_gets_the_host_r
         await robot.ready(True)
         await bob.op("start")
         msg = await until(bob, is_update)
-        assert msg["view"]["seats"][0]["bot"] is True and msg["view"]["seats"][1]["bot"] is False
+        # A client's claim to be a bot, shown as a claim: never `true`, which marks the table's own bots.
+        assert msg["view"]["seats"][0]["bot"] == "remote" and msg["view"]["seats"][1]["bot"] is False
         for client in (robot, bob):
             await client.close()
     finally:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import logging
 import socket
 import sys
+import time
 from dataclasses import dataclass
 
 #: Seconds a guest may sit at the name prompt before the door closes (a tab left open, a port scan).
@@ -32,6 +34,29 @@ def loopback_source(address: str) -> str | None:
     except OSError:
         return None
     return source
+
+
+class QuietLog:
+    """A door's log of refusals: at most `lines` a minute, then one count of the rest, so that a
+    stranger's flood of connections or requests cannot flood the host's log (or its disk)."""
+
+    def __init__(self, log: logging.Logger, prefix: str, lines: int = 10, window: float = 60.0) -> None:
+        self.log, self.prefix, self.lines, self.window = log, prefix, lines, window
+        self._start = -window
+        self._logged = 0
+        self._held = 0
+
+    def log_line(self, line: str) -> None:
+        now = time.monotonic()
+        if now - self._start >= self.window:
+            self._start, self._logged = now, 0
+        if self._logged >= self.lines:
+            self._held += 1
+            return
+        self._logged += 1
+        held, self._held = self._held, 0
+        more = f" ({held} more refusals were not logged)" if held else ""
+        self.log.warning("%s%s%s", self.prefix, line, more)
 
 
 @dataclass(frozen=True)

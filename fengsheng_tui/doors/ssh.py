@@ -41,7 +41,7 @@ import asyncssh
 
 from ..paths import load_json
 from ..preferences import locale_lang
-from .guest import loopback_source
+from .guest import QuietLog, loopback_source
 from .ssh_guest import EXIT_FULL
 
 log = logging.getLogger("fengsheng.ssh")
@@ -55,6 +55,8 @@ DEFAULT_SIZE = (80, 24)
 MAX_SIZE = (400, 150)
 #: An address whose last wrong table password is this old (seconds) starts afresh.
 PASSWORD_FORGET = 600.0
+#: Seconds a connection stays open after its one session has ended (then the door closes it).
+SESSION_LINGER = 2.0
 #: Tries at the prompt that ended with a refused or crashed client, before the door hangs up.
 MAX_ATTEMPTS = 5
 #: Client variables passed on to the game client (display only); everything else is dropped.
@@ -194,6 +196,7 @@ class SshDoor:
         self._spare: _Client | None = None
         self._spare_task: asyncio.Task[None] | None = None
         self._closing = False
+        self._refusals = QuietLog(log, "ssh: ")
 
     @property
     def fingerprint(self) -> str:
@@ -308,6 +311,10 @@ class SshDoor:
             log.warning("ssh: cannot keep guest %s's name: %s", guest, exc)
         return folder
 
+    def quiet_log(self, line: str) -> None:
+        """Log a refusal, at most REFUSED_LOG_LINES a minute: a flood is those lines and a count."""
+        self._refusals.log_line(line)
+
     def password_wait(self, address: str) -> float:
         """Seconds this address must still wait after its failed passwords (1, 2, 4 … 30)."""
         count, last = self.failures.get(address, (0, 0.0))
@@ -356,6 +363,8 @@ class _Connection(asyncssh.SSHServer):
         self.refusal: str | None = None
         self.admitted = False
         self.session: _Session | None = None
+        self._idle: asyncio.TimerHandle | None = None
+        self.lost = False
 
     def connection_made(self, conn: Any) -> None:
         self.conn = conn
@@ -365,9 +374,13 @@ class _Connection(asyncssh.SSHServer):
         if len(door.connections) >= 2 * limits.total + limits.per_address or sum(
             c.address == self.address for c in door.connections
         ) >= 2 * limits.per_address:  # past what a refusal line is worth: drop it at once
-            log.warning("ssh: connection from %s dropped: too many connections", self.address)
+            door.quiet_log(f"connections from {self.address} dropped at once: too many connections")
             conn.abort()
             return
+        # Logged in but never asking for the game (no session, or a session that never starts a
+        # shell) would hold a place in the limits for as long as it answers keepalives.
+        self._idle = asyncio.get_running_loop().call_later(limits.login_seconds + limits.name_seconds,
+                                                           self._idle_check)
         admitted = [c for c in door.connections if c.admitted]
         if sum(c.address == self.address for c in admitted) >= limits.per_address:
             self.refusal = f"too many guests from {self.address} ({limits.per_address}); try again later"
@@ -377,7 +390,24 @@ class _Connection(asyncssh.SSHServer):
             self.admitted = True
         door.connections.add(self)
 
+    def _idle_check(self) -> None:
+        if self.session is None or self.session.stage == "new":
+            log.info("ssh: %s never asked for the game: hung up", self.address)
+            self.conn.close()
+
+    def session_over(self) -> None:
+        """The connection's one session has ended: close the connection too, once the guest's ssh
+        has had a moment to read the last words and exit status (it usually closes first)."""
+        if self.lost:
+            return
+        if self._idle is not None:
+            self._idle.cancel()
+        self._idle = asyncio.get_running_loop().call_later(SESSION_LINGER, self.conn.close)
+
     def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
+        if self._idle is not None:
+            self._idle.cancel()
         self.door.connections.discard(self)
         if self.session is not None:
             self.session.hang_up()
@@ -408,25 +438,25 @@ class _Connection(asyncssh.SSHServer):
 
     def session_requested(self) -> Any:
         if self.session is not None:
-            log.info("ssh: %s asked for a second session on one connection: refused", self.address)
+            self.door.quiet_log(f"{self.address} asked for a second session on one connection: refused")
             return False
         self.session = _Session(self)
         return self.session
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
-        log.warning("ssh: %s asked to connect to %s:%s: refused", self.address, printable(dest_host, 80), dest_port)
+        self.door.quiet_log(f"{self.address} asked to connect to {printable(dest_host, 80)}:{dest_port}: refused")
         raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, REFUSED)
 
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
-        log.warning("ssh: %s asked to listen on %s:%s: refused", self.address, printable(listen_host, 80), listen_port)
+        self.door.quiet_log(f"{self.address} asked to listen on {printable(listen_host, 80)}:{listen_port}: refused")
         return False
 
     def unix_connection_requested(self, dest_path: str) -> bool:
-        log.warning("ssh: %s asked to connect to %s: refused", self.address, printable(dest_path, 80))
+        self.door.quiet_log(f"{self.address} asked to connect to {printable(dest_path, 80)}: refused")
         raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, REFUSED)
 
     def unix_server_requested(self, listen_path: str) -> bool:
-        log.warning("ssh: %s asked to listen on %s: refused", self.address, printable(listen_path, 80))
+        self.door.quiet_log(f"{self.address} asked to listen on {printable(listen_path, 80)}: refused")
         return False
 
 
@@ -544,7 +574,7 @@ class _Session(asyncssh.SSHServerSession):
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        log.warning("ssh: %s asked for subsystem %r: refused", self.conn.address, printable(subsystem, 40))
+        self.door.quiet_log(f"{self.conn.address} asked for subsystem {printable(subsystem, 40)!r}: refused")
         return False
 
     def session_started(self) -> None:
@@ -867,6 +897,7 @@ class _Session(asyncssh.SSHServerSession):
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self.conn.session_over()
         self.door.sessions.discard(self)
         self.door.spare_unneeded()
         self._close_master()
@@ -915,11 +946,12 @@ def parse_listen(spec: str, default_host: str) -> tuple[str, int]:
 
 
 def parse_limits(spec: str | None) -> Limits:
-    """`PER_ADDRESS,TOTAL,NAME_SECONDS` (the hidden `--ssh-limits`, for tests); None: the defaults."""
+    """`PER_ADDRESS,TOTAL,NAME_SECONDS[,LOGIN_SECONDS]` (the hidden `--ssh-limits`, for tests);
+    None: the defaults."""
     if not spec:
         return Limits()
-    per_address, total, seconds = spec.split(",")
-    return Limits(int(per_address), int(total), float(seconds))
+    per_address, total, seconds, *login = spec.split(",")
+    return Limits(int(per_address), int(total), float(seconds), *(float(v) for v in login[:1]))
 
 
 async def open_door(spec: str, table: TableInfo, game_host: str, game_port: int, data_dir: Path,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import ipaddress
 import json
 import logging
 import os
@@ -21,13 +22,19 @@ import re
 import secrets
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .guest import loopback_source
+from .guest import QuietLog, loopback_source
+
+
+def printable(text: str, limit: int = 80) -> str:
+    """Text from a request with every control and format character removed, for the log."""
+    return "".join(ch for ch in text if ch.isprintable())[:limit]
 
 log = logging.getLogger("fengsheng.web")
 
@@ -43,6 +50,14 @@ BROWSER_COOKIE = "fengsheng_browser"
 BROWSER_ID = re.compile(r"[A-Za-z0-9_-]{32}")
 #: Seconds a guest process gets to quit by itself before its process group is killed.
 QUIT_GRACE = 3.0
+#: TCP connections the door holds at once, from one address and in all (a browser opens about six
+#: per page; the game socket is one of them). Beyond that a connection is closed as it arrives, so a
+#: stranger cannot use up the host process's file descriptors, which the game server shares.
+CONNECTIONS_PER_ADDRESS = 24
+MAX_CONNECTIONS = 96
+#: Seconds an HTTP connection may sit without a whole request (or between two requests) before it
+#: is closed: a slowloris client holds nothing for long. The game socket is not subject to it.
+HTTP_IDLE_SECONDS = 10.0
 
 #: The terminal's font stack: monospaced Latin first, then CJK fonts of every common system, so a
 #: browser without Roboto Mono or a CJK font of its own still shows 风声 (WenQuanYi is Debian's).
@@ -134,6 +149,24 @@ DOOR_JS = """
 """
 
 
+def own_host(host: str) -> bool:
+    """Whether a request's Host names this machine: an IP address, localhost or this machine's
+    own name. A page of another site that a DNS trick points at the door (DNS rebinding) sends
+    its own site's name, and the browser then sees that site as the page's origin too."""
+    if host.startswith("["):
+        name = host[1:].partition("]")[0]
+    else:
+        name = host.partition(":")[0] if host.count(":") == 1 else host
+    name = name.rstrip(".").lower()
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    mine = socket.gethostname().lower()
+    return name in ("localhost", mine, mine.partition(".")[0] + ".local")
+
+
 def _stock_static() -> Path:
     import textual_serve
 
@@ -179,7 +212,9 @@ class WebDoor:
 
     def __init__(self, game_host: str, game_port: int, *, table: str = "", ask_password: bool = False,
                  listen: str = "0.0.0.0", port: int = 0, lang: str | None = None,
-                 max_guests: int = MAX_GUESTS, max_per_address: int = MAX_PER_ADDRESS) -> None:
+                 max_guests: int = MAX_GUESTS, max_per_address: int = MAX_PER_ADDRESS,
+                 connections_per_address: int = CONNECTIONS_PER_ADDRESS, max_connections: int = MAX_CONNECTIONS,
+                 idle_seconds: float = HTTP_IDLE_SECONDS) -> None:
         self.command = guest_command(game_host, game_port, table, ask_password, lang)
         self.game_host = game_host
         self.table = table
@@ -187,7 +222,14 @@ class WebDoor:
         self.requested_port = port
         self.max_guests = max_guests
         self.max_per_address = max_per_address
+        self.connections_per_address = connections_per_address
+        self.max_connections = max_connections
+        self.idle_seconds = idle_seconds
         self.guests: dict[Any, str] = {}  # AppService -> peer address
+        #: Open TCP connections by peer address (the door's own count, see `_connection_made`).
+        self.connections: dict[str, int] = {}
+        self._counted: dict[Any, str] = {}  # aiohttp's protocol of each counted connection -> address
+        self._refusals = QuietLog(log, "web door: ")
         self.port = 0
         self._runner: Any = None
         self._files: dict[str, tuple[bytes, str]] = {}
@@ -217,8 +259,25 @@ class WebDoor:
         for path in self._files:
             app.router.add_get(path, self._file)
         app.router.add_get("/ws", self._socket)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False,
+                                     keepalive_timeout=self.idle_seconds)
         await self._runner.setup()
+        server = self._runner.server
+        assert server is not None
+        # aiohttp's Server hears of every connection its protocol makes and loses: the door counts
+        # them there (an instance attribute: the Server class has no hook of its own for this).
+        made, lost = server.connection_made, server.connection_lost
+
+        def connection_made(handler: Any, transport: Any) -> None:
+            made(handler, transport)
+            self._connection_made(handler, transport)
+
+        def connection_lost(handler: Any, exc: BaseException | None = None) -> None:
+            self._connection_lost(handler)
+            lost(handler, exc)
+
+        setattr(server, "connection_made", connection_made)  # noqa: B010
+        setattr(server, "connection_lost", connection_lost)  # noqa: B010
         site = web.TCPSite(self._runner, self.listen, self.requested_port)
         await site.start()
         server = site._server
@@ -231,6 +290,27 @@ class WebDoor:
             await self._runner.cleanup()
         if self.root is not None:
             shutil.rmtree(self.root, ignore_errors=True)
+
+    def _connection_made(self, handler: Any, transport: Any) -> None:
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if peer else "?"
+        if self.connections.get(address, 0) >= self.connections_per_address or (
+                sum(self.connections.values()) >= self.max_connections):
+            self._refusals.log_line(f"a connection from {address} closed at once: over {self.connections_per_address} "
+                                    f"from one address or {self.max_connections} in all")
+            transport.abort()
+            return
+        self.connections[address] = self.connections.get(address, 0) + 1
+        self._counted[handler] = address
+
+    def _connection_lost(self, handler: Any) -> None:
+        address = self._counted.pop(handler, None)
+        if address is not None:
+            left = self.connections[address] - 1
+            if left:
+                self.connections[address] = left
+            else:
+                del self.connections[address]
 
     def urls(self) -> list[str]:
         return lan_urls(self.port, self.listen)
@@ -259,7 +339,7 @@ class WebDoor:
     def _refusal(self, request: Any) -> str | None:
         """Why this socket gets no client: a page of another site, or the guest limits."""
         origin = request.headers.get("Origin")
-        if origin is not None and urlsplit(origin).netloc != request.host:
+        if (origin is not None and urlsplit(origin).netloc != request.host) or not own_host(request.host):
             return "forbidden: this door only serves its own page"
         peer = request.remote or "?"
         if sum(1 for address in self.guests.values() if address == peer) >= self.max_per_address:
@@ -275,12 +355,12 @@ class WebDoor:
 
         refusal = self._refusal(request)
         if refusal is not None and refusal.startswith("forbidden"):
-            log.warning("web door: refused a socket from %s (origin %s)", request.remote,
-                        request.headers.get("Origin"))
+            self._refusals.log_line(f"refused a socket from {request.remote} (host {printable(request.host)!r}, "
+                                 f"origin {printable(request.headers.get('Origin', ''))!r})")
             raise web.HTTPForbidden(text=refusal)
         socket = web.WebSocketResponse(heartbeat=15, max_msg_size=64 * 1024)
         if refusal is not None:
-            log.info("web door: refused %s: %s", request.remote, refusal)
+            self._refusals.log_line(f"refused {request.remote}: {refusal}")
             await socket.prepare(request)
             await socket.send_bytes(f"\r\n  {refusal}\r\n".encode())
             await socket.close()
@@ -353,13 +433,13 @@ def _make_guest_class() -> type:
                     continue
                 try:
                     envelope = message.json()
-                except ValueError:
+                except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
                     continue
                 if not isinstance(envelope, list) or not envelope:
                     continue
                 kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
                 if kind == "stdin" and isinstance(data, str):
-                    await self.send_bytes(data.encode("utf-8"))
+                    await self.send_bytes(data.encode("utf-8", "replace"))  # a lone surrogate: "?"
                 elif kind == "resize" and isinstance(data, dict):
                     await self.set_terminal_size(_clamp(str(data.get("width")), 80, 20, 400),
                                                  _clamp(str(data.get("height")), 24, 10, 200))

@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.console import Group, RenderableType
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from ..keys import KeySpec
+from ..widgets.cjk_text import CjkText
 from ..widgets.footer import GameFooter
 
 if TYPE_CHECKING:
@@ -91,7 +93,9 @@ class TextScreen(FsScreen):
 
     def refresh_view(self) -> None:
         if self.shown:
-            self.query_one(f"#{self.TEXT_ID}", Static).update(Group(*self.parts()))
+            # Lines of text wrap by 禁则 (no line starts with `，`); tables keep their own columns.
+            parts = [CjkText(p) if isinstance(p, Text) else p for p in self.parts()]
+            self.query_one(f"#{self.TEXT_ID}", Static).update(Group(*parts))
 
     def parts(self) -> list[RenderableType]:
         raise NotImplementedError

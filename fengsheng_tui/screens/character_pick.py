@@ -19,6 +19,7 @@ from textual.widgets import Static
 from ..i18n import Words
 from ..i18n.characters import character_info
 from ..keys import PICK_KEYS
+from ..widgets.cjk_text import CjkText
 from ..widgets.footer import GameFooter
 from .base import FsScreen
 
@@ -38,20 +39,21 @@ def choice_block(cid: str, n: int, words: Words, selected: bool) -> Group:
     head.append(words("hidden_character" if info.hidden else "open_character"), style="italic")
     rows = Table.grid(padding=(0, 1))
     rows.add_column(no_wrap=True, style="bold")
-    rows.add_column(overflow="fold")  # Chinese has no spaces to wrap at: fold, never cut
+    rows.add_column()  # CjkText wraps Chinese by 禁则: no line starts with `，`
     for skill in info.skills:
         title = words.marked(skill.title(words.lang), words("flip_skill")) if skill.flip else skill.title(words.lang)
-        rows.add_row(Text("   " + title), Text(skill.summary(words.lang)))
+        rows.add_row(Text("   " + title), CjkText(skill.summary(words.lang)))
     task = info.task(words.lang)
     if task:
-        rows.add_row(Text("   " + words("task_if_neutral")), Text(task, style="italic"))
+        rows.add_row(Text("   " + words("task_if_neutral")), CjkText(Text(task, style="italic")))
     return Group(head, rows)
 
 
 class CharacterPickScreen(FsScreen):
     DEFAULT_CSS = """
     CharacterPickScreen #pick-head { height: auto; padding: 0 1; background: $primary-background; }
-    CharacterPickScreen #pick { padding: 0 1; }
+    CharacterPickScreen .pick-choice { padding: 0 1; }
+    CharacterPickScreen .pick-gap { height: 1; }
     """
     KEYS = PICK_KEYS
     #: Choosing here is playing: a solo game is not paused for it (`FengshengApp.update_cover`).
@@ -60,6 +62,8 @@ class CharacterPickScreen(FsScreen):
     def __init__(self) -> None:
         super().__init__()
         self.index = 0
+        #: The choice last scrolled into view (None: not yet).
+        self.scrolled_to: int | None = None
         self.sent_for: int | None = None
         self.picked: str | None = None
         #: Why Enter sent nothing (the table is paused), shown while it is.
@@ -67,8 +71,9 @@ class CharacterPickScreen(FsScreen):
 
     def compose(self) -> ComposeResult:
         yield Static(id="pick-head")
-        with VerticalScroll(id="pick-scroll"):
-            yield Static(id="pick")
+        scroll = VerticalScroll(id="pick-scroll")
+        scroll.can_focus = False  # ↑/↓ choose (and scroll to the choice); PgUp/PgDn scroll
+        yield scroll
         yield GameFooter(show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -122,12 +127,24 @@ class CharacterPickScreen(FsScreen):
         if state.error:
             head.append("\n" + state.error_text(words), style="italic")
         self.query_one("#pick-head", Static).update(head)
-        blocks: list[Group | Text] = []
-        for i, cid in enumerate(choices):
-            if i:
-                blocks.append(Text(""))
-            blocks.append(choice_block(cid, i + 1, words, selected=i == self.index and prompt is not None))
-        self.query_one("#pick", Static).update(Group(*blocks))
+        self.show_choices(choices, words, prompt is not None)
+
+    def show_choices(self, choices: list[str], words: Words, open_: bool) -> None:
+        """One widget per choice, so the chosen one can be scrolled into view: at 80×24 the third
+        choice lies below the screen, and a digit or arrow that chose it must show it."""
+        scroll = self.query_one("#pick-scroll", VerticalScroll)
+        blocks = list(scroll.query(".pick-choice").results(Static))
+        if len(blocks) != len(choices):
+            scroll.remove_children()
+            blocks = [Static(classes="pick-choice") for _ in choices]
+            for i, block in enumerate(blocks):
+                scroll.mount_all([Static(classes="pick-gap"), block] if i else [block])
+        for i, (cid, block) in enumerate(zip(choices, blocks, strict=True)):
+            block.update(choice_block(cid, i + 1, words, selected=i == self.index and open_))
+        if blocks and self.index != self.scrolled_to:
+            self.scrolled_to = self.index
+            chosen = blocks[self.index]
+            self.call_after_refresh(lambda: scroll.scroll_to_widget(chosen, animate=False, top=True))
 
     def action_choice(self, i: int) -> None:
         if 0 <= i < len(self.choices):
@@ -138,6 +155,10 @@ class CharacterPickScreen(FsScreen):
         if self.choices:
             self.index = (self.index + step) % len(self.choices)
             self.refresh_view()
+
+    def action_page(self, step: int) -> None:
+        scroll = self.query_one("#pick-scroll", VerticalScroll)
+        scroll.scroll_relative(y=step * max(1, scroll.size.height - 1), animate=False)
 
     def action_confirm(self) -> None:
         prompt = self.open_prompt()

@@ -11,6 +11,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Input, Static
 
+from net.seats import REMOTE_BOT
+
 from ..i18n import Words
 from ..keys import TABLE_LOBBY_KEYS
 from ..safe_text import plain
@@ -131,7 +133,9 @@ class TableLobbyScreen(FsScreen):
                 name = words.you(name)
             kind = words("bot") if seat.get("bot") else words("host_seat") if seat.get("host") else ""
             level = seat.get("bot")
-            if isinstance(level, str) and level != "normal":  # the usual level goes unsaid
+            if level == REMOTE_BOT:  # a client's own claim: never shown as one of the table's bots
+                kind = words("self_declared_bot")
+            elif isinstance(level, str) and level != "normal":  # the usual level goes unsaid
                 kind = words.marked(kind, words("level_" + level))
             if seat.get("muted") is True:
                 kind = f"{kind} {words('muted')}".strip()

@@ -72,6 +72,14 @@ def wrap(line: Text, width: int) -> list[Text]:
     return _pieces(line, cuts)
 
 
+def rows(line: Text, width: int) -> list[Text]:
+    """The screen rows `line` takes at `width`, as `CjkText` draws them: 禁则 breaks, and a word
+    wider than a row folded. Widgets that count their rows count these, and draw them."""
+    from .render import measure_console
+
+    return [row for piece in wrap(line, width) for row in piece.wrap(measure_console(), max(1, width))]
+
+
 def _pieces(line: Text, cuts: Iterable[int]) -> list[Text]:
     out = []
     for piece in line.divide(cuts):

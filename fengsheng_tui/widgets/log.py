@@ -7,7 +7,7 @@ from textual.widgets import Static
 
 from ..client_state import ClientState
 from ..i18n import Words
-from .render import measure_console
+from .cjk_text import rows as cjk_rows
 
 
 class EventLog(Static):
@@ -48,7 +48,7 @@ class EventLog(Static):
         rows: list[Text] = []
         for line, is_chat in reversed(entries):
             entry = Text(("» " if is_chat else "") + line, style="italic" if is_chat else "")
-            rows[:0] = list(entry.wrap(measure_console(), width))
+            rows[:0] = cjk_rows(entry, width)  # 禁则: a wrapped Chinese line never starts with `，`
             if len(rows) >= height:
                 break
         self.update(Text("\n").join(rows[-height:]), layout=layout)

@@ -14,7 +14,9 @@ from ..choice import Chooser
 from ..client_state import ClientState
 from ..i18n import Words
 from ..keys import TARGET_LETTERS, target_letters
-from .render import card_text, measure_console
+from .cjk_text import CjkText
+from .cjk_text import rows as cjk_rows
+from .render import card_text
 
 #: Verbs that move a card to a player: the label reads `card → player`.
 MOVE_VERBS = ("place", "give")
@@ -149,8 +151,8 @@ ROWS = 5
 
 
 def wrapped_rows(lines: list[Text], width: int) -> int:
-    """Screen rows these lines take at `width`."""
-    return sum(len(line.wrap(measure_console(), width)) for line in lines)
+    """Screen rows these lines take at `width` (wrapped by 禁则, as the panel draws them)."""
+    return sum(len(cjk_rows(line, width)) for line in lines)
 
 
 class PromptPanel(Static):
@@ -230,4 +232,4 @@ class PromptPanel(Static):
             lines.append(Text(state.error_text(words), style="italic"))
         width = max(10, self.size.width) if self.size.width else 78
         self.lines = wrapped_rows(lines, width)
-        self.update(Group(*lines), layout=layout)
+        self.update(Group(*(CjkText(line) for line in lines)), layout=layout)

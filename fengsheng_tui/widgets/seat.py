@@ -19,6 +19,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from net.seats import REMOTE_BOT
+
 from ..i18n import Words
 from ..safe_text import plain
 from .render import Remeasured, chips_text, measure_console
@@ -51,6 +53,8 @@ def status_text(seat: Mapping[str, Any], words: Words, show_identity: bool) -> T
     """`dead 潜伏战线`, `offline`, or nothing for a seat alive and present."""
     if seat.get("online") is False:
         text = Text(words("standin" if seat.get("bot") else "offline"), style="italic")
+    elif seat.get("bot") == REMOTE_BOT:  # a client's own claim: not one of the table's bots
+        text = Text(words("self_declared_bot"), style="italic")
     elif not seat.get("alive", True):
         text = Text("✗" + words("dead"), style="bold")
     elif seat.get("lost"):

@@ -10,7 +10,8 @@ from textual.widgets import Static
 from ..client_state import ClientState
 from ..i18n import Words
 from ..safe_text import plain
-from .render import FixedLines, card_text, measure_console
+from .cjk_text import rows as cjk_rows
+from .render import FixedLines, card_text
 
 
 def entry_text(depth: int, item: dict[str, object], state: ClientState, words: Words, mono: bool) -> Text:
@@ -38,7 +39,7 @@ def entry_lines(depth: int, item: dict[str, object], state: ClientState, words: 
     whole = [words.seat_name(state.seats, i, state.seat) for i in range(len(state.seats))]
     whole += [card_text(c, words, mono).plain for c in (item.get("card"), item.get("target_card")) if isinstance(c, dict)]
     entry = entry_text(depth, item, state, words, mono)
-    return [row for line in keep_names(entry, whole, width) for row in line.wrap(measure_console(), width)]
+    return [row for line in keep_names(entry, whole, width) for row in cjk_rows(line, width)]
 
 
 class StackView(FixedLines, Static):

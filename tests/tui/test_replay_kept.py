@@ -224,3 +224,51 @@ def test_a_server_sending_updates_without_end_is_kept_within_bounds() -> None:
                       [{"seq": n, "kind": "drew"}])
     assert len(recorder.frames) == replay_recorder.MAX_FRAMES
     assert len(recorder.events) == replay_recorder.MAX_EVENTS
+
+
+@pytest.mark.parametrize("padding", ["dense", "large"])
+async def test_a_hostile_servers_frames_never_make_a_replay_that_cannot_be_read(tmp_path: Path, padding: str) -> None:
+    """Before: a replay the client could not read back was written. Events may carry fields this
+    client does not know (a newer server's), unchecked: 30,000 empty arrays in two of them made
+    a replay denser than `fengsheng replay` reads, and 84 frames of 200 KB each one over its
+    16 MiB cap. Now nothing is written, the player is told why, and the client kept no more
+    than the cap of them in memory."""
+    from hostile_server import HostileServer, frame
+
+    from engine import Game, GameConfig
+    from engine import view as engine_view
+    from net import protocol as P
+    from net.journal import MAX_REPLAY
+
+    game = Game.new(GameConfig(players=4, identities="novice", names=("老王", "Alice", "小李", "Bob")), 0)
+    middle = engine_view(game, 0)
+    while not game.over:
+        prompt = min(game.pending(), key=lambda p: game.priority_key(p.seat))
+        game.choose(prompt.seat, prompt.id, prompt.default)
+    events = events_for(game, 0, 0)
+    welcome = {"type": "welcome", "version": P.PROTOCOL_VERSION, "seat": 0, "token": "tok", "table": "t",
+               "host": False}
+    case = [frame(welcome), frame({"type": "update", "view": middle, "events": events[:5]})]
+    if padding == "dense":
+        case += [frame({"type": "update", "view": middle, "events": [{"kind": "note", "extra": [[]] * 15000}]})
+                 for _ in range(2)]  # each frame within the client's 16,384 arrays and maps
+    else:
+        case += [frame({"type": "update", "view": middle, "events": [{"kind": "note", "extra": "x" * 200_000}]})
+                 for _ in range(84)]
+    case.append(frame({"type": "update", "view": engine_view(game, 0), "events": events[5:]}))
+    server = await HostileServer(case).start()
+    own = tmp_path / "own"
+    app = FengshengApp(NetSession("127.0.0.1", server.port, "victim"), lang="en", keymap={}, keep_replays=own)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen | ServerErrorScreen), timeout=60)
+            assert isinstance(app.screen, GameOverScreen)
+            for kept in own.glob("*.replay"):
+                load_replay(kept)  # before: "more arrays or maps than a replay … holds", "over the cap"
+            assert not list(own.glob("*.replay"))
+            told = " ".join(str(n.message) for n in app._notifications)
+            assert "This game's replay was not kept:" in told, told
+            recorder = app.state.recorder
+            assert sum(len(msgpack.packb(e)) for e in recorder.events) <= MAX_REPLAY
+    finally:
+        await server.close()

@@ -1,0 +1,84 @@
+"""What one stranger can do to the SSH door below the prompt: log in and never ask for the game,
+and flood it with refused requests. A real `fengsheng host --ssh` on loopback, asyncssh as the
+hostile client (it can send what OpenSSH would not), OpenSSH as the honest guest after.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+import time
+
+import asyncssh
+import pytest
+
+from .test_ssh_door import PROMPT, Guest, door_port, keys, ssh_command  # noqa: F401 - keys is a fixture
+
+pytestmark = pytest.mark.ssh
+
+
+async def connect(port: int, source: str, user: str) -> asyncssh.SSHClientConnection:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    return await asyncssh.connect("127.0.0.1", port, username=user, known_hosts=None, client_keys=[key],
+                                  agent_path=None, config=None, local_addr=(source, 0))
+
+
+def test_logged_in_but_never_asking_for_the_game_is_hung_up(game_host, keys) -> None:  # noqa: F811
+    """Before: a connection that logged in and opened no session, or a session that never asked
+    for a shell, was kept for as long as it answered keepalives, holding a guest's place in the
+    limits (two such per address were enough to keep that address out for good)."""
+    host = game_host("--players", "4", "--ssh", "127.0.0.1:0", "--ssh-limits", "2,3,3,1")
+    port = door_port(host)
+
+    async def squat() -> list[float]:
+        idle = await connect(port, "127.0.0.7", "squat")  # logged in, no session at all
+        half = await connect(port, "127.0.0.7", "half")
+        await half.create_session(asyncssh.SSHClientSession)  # a session, but no pty, shell or command
+        started = time.monotonic()
+        ends = []
+        for conn in (idle, half):
+            await asyncio.wait_for(conn.wait_closed(), 15)
+            ends.append(time.monotonic() - started)
+        return ends
+
+    ends = asyncio.run(squat())
+    assert max(ends) < 8  # 1 s to log in + 3 s to ask for a name, then hung up
+    assert re.search(r"127\.0\.0\.7 never asked for the game: hung up", host.log.read_text())
+    guest = Guest(ssh_command(port, "gus", keys("gus"), "-o", "BindAddress=127.0.0.7", tty="-tt"))
+    try:
+        guest.read_until(PROMPT.encode())  # the address is free again
+    finally:
+        guest.stop()
+
+
+def test_floods_of_refused_requests_are_a_few_log_lines(game_host) -> None:
+    """Before: every refused forwarding request, subsystem and dropped connection was a line in
+    the host's log: one connection could write thousands of lines a second."""
+    host = game_host("--players", "4", "--ssh", "127.0.0.1:0")
+    port = door_port(host)
+
+    async def flood() -> None:
+        conn = await connect(port, "127.0.0.8", "flood")
+        for n in range(60):
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await conn.open_connection("127.0.0.1", 9 + n)
+        for _ in range(20):
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await conn.start_sftp_client()
+        conn.close()
+        await conn.wait_closed()
+
+    asyncio.run(flood())
+    socks = []
+    for _ in range(60):  # far past twice the per-address share: dropped as they come
+        sock = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.9", 0))
+        socks.append(sock)
+    time.sleep(0.5)
+    for sock in socks:
+        sock.close()
+    time.sleep(0.3)
+    log = host.log.read_text()
+    refusals = [line for line in log.splitlines() if re.search(r"asked to connect|asked for subsystem|dropped at once|asked for a second session", line)]
+    assert 1 <= len(refusals) <= 10, log
+    assert "more refusals were not logged" in log or len(refusals) == 10

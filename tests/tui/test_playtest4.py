@@ -1,0 +1,155 @@
+"""Grates a new player met in tmux (session 8's playtest): each test drives the real screens.
+
+- The character pick at 80×24: the chosen choice is scrolled into view, and Chinese skill texts
+  wrap by 禁则 (no line starts with `，`).
+- 禁则 in every other text that wraps: the log, the prompt panel, the stack, the game-over screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from engine import Game
+from fengsheng_tui.app import FengshengApp
+from fengsheng_tui.i18n.characters import base_characters
+from fengsheng_tui.screens.character_pick import CharacterPickScreen
+from fengsheng_tui.widgets.cjk_text import NO_START
+
+from .screen_text import screen_text
+from .states import ScriptedSession, play_until, play_with_characters, update, welcome
+from .waiting import wait_until
+
+
+def frozen() -> float:
+    return 1000.0
+
+
+def pick_app(lang: str) -> tuple[FengshengApp, Game]:
+    game = play_with_characters(7, lambda g: True)
+    session = ScriptedSession([welcome(0), update(game, 0)])
+    return FengshengApp(session, lang=lang, clock=frozen, keymap={}), game
+
+
+def stranded_marks(text: str) -> list[str]:
+    """Screen lines whose first character (after indentation and box edges) may not start a line."""
+    out = []
+    for line in text.splitlines():
+        body = line.strip(" │┃▁▂▃▄▅▆▇█")
+        if body and body[0] in NO_START:
+            out.append(line)
+    return out
+
+
+async def show_choices(pilot: Pilot[Any], app: FengshengApp, choices: list[str]) -> CharacterPickScreen:
+    screen = app.screen
+    assert isinstance(screen, CharacterPickScreen)
+    app.state.view["character_choices"] = choices  # type: ignore[index]
+    screen.refresh_view()
+    await pilot.pause()
+    return screen
+
+
+async def test_the_chosen_character_is_scrolled_into_view_at_80_by_24() -> None:
+    """English at 80×24: three choices are taller than the screen; a digit or an arrow that chooses
+    the third must show its name and skills (main left it below the screen, chosen blind)."""
+    app, game = pick_app("en")
+    choices = game.state.seats[0].character_choices
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, CharacterPickScreen), what="the pick")
+        for keys, index in ((("3",), 2), (("1",), 0), (("down",), 1), (("down",), 2), (("up", "up"), 0)):
+            for key in keys:
+                await pilot.press(key)
+            info = base_characters()[choices[index]]
+            wanted = [f"{index + 1}  {info.name_en}", *(s.title("en") for s in info.skills)]
+            await wait_until(pilot, lambda wanted=wanted: all(w in screen_text(app) for w in wanted),
+                             what=f"choice {index + 1} ({info.name_en}) on screen after {keys}")
+
+
+async def test_no_line_of_the_pick_starts_with_a_closing_mark_for_any_character() -> None:
+    """Every character's skills and task, in Chinese at 80 and 100 columns (and English at 80):
+    main folded `…翻面朝上` / `，然后摸两张牌。` at any cell."""
+    ids = sorted(base_characters())
+    groups = [ids[i:i + 3] for i in range(0, len(ids), 3)]
+    for lang, width in (("zh", 80), ("zh", 100), ("en", 80)):
+        app, _ = pick_app(lang)
+        async with app.run_test(size=(width, 60)) as pilot:
+            await wait_until(pilot, lambda app=app: isinstance(app.screen, CharacterPickScreen), what="the pick")
+            for group in groups:
+                await show_choices(pilot, app, group)
+                for n in range(1, len(group) + 1):
+                    await pilot.press(str(n))
+                    await pilot.pause()
+                    assert stranded_marks(screen_text(app)) == [], (lang, width, group, n)
+
+
+# ------------------------------------------------------------------ 禁则 in every wrapped text
+
+
+def log_rows_all(app: FengshengApp) -> list[str]:
+    from fengsheng_tui.widgets.log import EventLog
+
+    log = app.screen.query_one(EventLog)
+    lines = screen_text(app).splitlines()
+    return [line[log.region.x + 1: log.region.right - 1] for line in lines[log.region.y + 1: log.region.bottom - 1]]
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_no_log_row_starts_with_a_closing_mark(width: int) -> None:
+    """Chat lines whose `，` or `。` falls at every column, read page by page (PgUp): main let Rich
+    fold Chinese at any cell, leaving `，好好。` at the start of a row."""
+    from fengsheng_tui.widgets.log import EventLog
+
+    game = play_until(6, lambda g: g.state.turn > 2)
+    chats = [{"type": "chat", "name": "Bob", "text": "好" * k + "，好。" + "好" * (k % 3) + "。"} for k in range(20, 60)]
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0), *chats]), lang="zh", clock=frozen, keymap={})
+    async with app.run_test(size=(width, 40)) as pilot:
+        last = chats[-1]["text"]
+        await wait_until(pilot, lambda: any(e.chat is not None and e.chat[1] == last for e in app.state.log),
+                         what="the last chat line")
+        log = app.screen.query_one(EventLog)
+        seen = -1
+        while log.scrolled_back != seen:
+            seen = log.scrolled_back
+            assert stranded_marks("\n".join(log_rows_all(app))) == [], log.scrolled_back
+            await pilot.press("pageup")
+            await pilot.pause()
+        assert seen > 0  # the whole log was read
+
+
+async def test_no_line_of_the_game_over_screen_starts_with_a_closing_mark() -> None:
+    """The winner's secret task (`有玩家宣告胜利时，场上尚无人死亡…`) at every width from 60 to 100."""
+    from fengsheng_tui.screens.game_over import GameOverScreen
+
+    game = play_with_characters(46, lambda g: False)
+    assert game.state.win_reason == "secret_task"
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang="zh", clock=frozen, keymap={})
+    async with app.run_test(size=(60, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen), what="the game-over screen")
+        for width in range(60, 101):
+            await pilot.resize_terminal(width, 40)
+            await wait_until(pilot, lambda width=width: app.size.width == width and "场上尚无人" in screen_text(app))
+            assert stranded_marks(screen_text(app)) == [], width
+
+
+async def test_no_row_of_the_prompt_panel_starts_with_a_closing_mark() -> None:
+    """A play prompt with a long Chinese refusal under it (a code the catalog does not know is
+    shown as the server wrote it), at every width from 80 to 120: the panel counts and draws its
+    rows by 禁则 (main folded it at any cell: `，好好。` began a row at 96 and 97 columns)."""
+    from fengsheng_tui.widgets.prompt import PromptPanel
+
+    game = play_until(6, lambda g: 0 in g.prompts and g.prompts[0].kind == "play")
+    error = {"type": "error", "code": "odd", "message": "好" * 45 + "，好好。" + "好" * 40 + "。", "ref": None}
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0), error]), lang="zh", clock=frozen, keymap={})
+    async with app.run_test(size=(80, 40)) as pilot:
+        await wait_until(pilot, lambda: app.state.error is not None, what="the error")
+        for width in range(80, 121):
+            await pilot.resize_terminal(width, 40)
+            await wait_until(pilot, lambda width=width: app.size.width == width)
+            panel = app.screen.query_one(PromptPanel)
+            lines = screen_text(app).splitlines()[panel.region.y: panel.region.bottom]
+            assert stranded_marks("\n".join(lines)) == [], width
+            drawn = "".join(lines).replace(" ", "")
+            assert "好" * 40 + "。" in drawn  # the panel drew every row it counted
