@@ -153,3 +153,36 @@ async def test_no_row_of_the_prompt_panel_starts_with_a_closing_mark() -> None:
             assert stranded_marks("\n".join(lines)) == [], width
             drawn = "".join(lines).replace(" ", "")
             assert "好" * 40 + "。" in drawn  # the panel drew every row it counted
+
+
+# ------------------------------------------------------------------ the status line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("paused", [False, True])
+async def test_the_status_line_drops_whole_fields_and_never_cuts_one(lang: str, paused: bool) -> None:
+    """80×24, our play phase (the `Your move` badge), paused by the host or not: main cut the line
+    at the edge, leaving `Identity:` with its word past it. Whole fields give way (the title,
+    then our identity, which the hand's title shows); whose turn, the phase and who paused stay."""
+    from rich.cells import cell_len
+
+    from fengsheng_tui.i18n import Words
+
+    game = play_until(3, lambda g: 1 in g.prompts and g.prompts[1].kind == "play")
+    msg = update(game, 1)
+    msg["view"]["paused"] = paused
+    seats = [{"name": s["name"], "host": s["index"] == 0} for s in msg["view"]["seats"]]
+    hello = {"type": "welcome", "seat": 1, "token": "t", "table": "lan", "host": False}
+    app = FengshengApp(ScriptedSession([hello, msg]), lang=lang, clock=frozen, keymap={})
+    app.state.lobby = {"host": False, "you": 1, "seats": seats}
+    words = Words(lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.state.prompt is not None, what="our play prompt")
+        await pilot.pause()
+        row = screen_text(app).splitlines()[0].strip()
+        assert cell_len(row) <= 78, row
+        assert words.phase("play") in row and words.seat_name(app.state.seats, 1, 1) in row, row
+        identity = f"{words('identity')}: {words.identity(msg['view']['identity'])}"
+        assert row.split(" · ")[-1] in (words.phase("play"), identity), row  # the last field is whole
+        if paused:
+            assert words.paused("老王") in row, row
