@@ -186,3 +186,46 @@ async def test_the_status_line_drops_whole_fields_and_never_cuts_one(lang: str, 
         assert row.split(" · ")[-1] in (words.phase("play"), identity), row  # the last field is whole
         if paused:
             assert words.paused("老王") in row, row
+
+
+# ------------------------------------------------------------------ every key named where it works
+
+
+def test_the_host_hint_names_every_host_key_the_footer_does_not() -> None:
+    """The table lobby's footer has room for a newcomer's keys only; the host's line under the
+    settings must name the rest (main left out `l`, the next bot's level, and `m`, mute spectators,
+    which README lists)."""
+    from fengsheng_tui.i18n import Words
+    from fengsheng_tui.i18n.words import key_fields
+    from fengsheng_tui.keys import TABLE_LOBBY_KEYS
+    from fengsheng_tui.screens.table_lobby import HOST_ACTIONS
+
+    host_keys = {s.id for s in TABLE_LOBBY_KEYS if not s.show and s.action.split("(")[0] in HOST_ACTIONS}
+    for lang in ("zh", "en"):
+        named = set(key_fields(Words(lang).ui["host_hint"]))
+        assert host_keys <= named, (lang, host_keys - named)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("width", [80, 90, 100])
+async def test_the_host_hint_breaks_only_between_its_items(lang: str, width: int) -> None:
+    """The hint wraps at 80 columns; Rich broke it at any space (`… d 计时，l` / `机器人水平 …`):
+    each line now ends with a list separator (or the hint's end)."""
+    from fengsheng_tui.i18n import Words
+
+    from .test_snapshots import LOBBY_TABLE
+
+    app = FengshengApp(ScriptedSession([welcome(0), {"type": "lobby", "table": LOBBY_TABLE}]), lang=lang,
+                       clock=frozen, keymap={})
+    hint = Words(lang)("host_hint")
+    async with app.run_test(size=(width, 30)) as pilot:
+        await wait_until(pilot, lambda: hint[:12] in screen_text(app), what="the host hint")
+        lines = [line.strip() for line in screen_text(app).splitlines()]
+        first = next(i for i, line in enumerate(lines) if line.startswith(hint[:12]))
+        rows = []
+        for line in lines[first:]:
+            rows.append(line)
+            if hint.replace(" ", "").endswith(line.replace(" ", "")[-8:]):
+                break
+        assert "".join(rows).replace(" ", "") == hint.replace(" ", ""), rows
+        assert all(row.endswith(("，", ",")) for row in rows[:-1]), rows
