@@ -286,3 +286,23 @@ async def test_the_replay_screen_shows_a_face_down_character_as_face_down() -> N
         assert name not in screen_text(app)
         screen.show_step(len(replay["events"]))
         await wait_until(pilot, lambda: name in screen_text(app), what="the end, where it is revealed")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+async def test_help_names_its_scroll_keys_and_pages(lang: str) -> None:
+    """The help is many screens long at 80×24; its footer said only `Esc back`. It names ↑/↓ now,
+    and PgUp/PgDn page it."""
+    from fengsheng_tui.i18n import Words
+    from fengsheng_tui.screens.help import HelpScreen
+
+    game = play_until(6, lambda g: 0 in g.prompts and g.prompts[0].kind == "play")
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang=lang, clock=frozen, keymap={})
+    words = Words(lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.state.prompt is not None, what="the table")
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
+        assert f"↑/↓ {words('scroll_key')}" in screen_text(app).splitlines()[-1]
+        top = screen_text(app).splitlines()[0]
+        await pilot.press("pagedown")
+        await wait_until(pilot, lambda: screen_text(app).splitlines()[0] != top, what="a page down")
