@@ -306,3 +306,22 @@ async def test_help_names_its_scroll_keys_and_pages(lang: str) -> None:
         top = screen_text(app).splitlines()[0]
         await pilot.press("pagedown")
         await wait_until(pilot, lambda: screen_text(app).splitlines()[0] != top, what="a page down")
+
+
+async def test_a_long_last_action_ends_in_an_ellipsis_not_a_silent_cut() -> None:
+    """80×24 English: `Last: 老王 (you) says: "I am a good person." (asks about Military: yes →`
+    and nothing more: the banner wrapped into a second row its height cut off. It ends in `…`."""
+    from fengsheng_tui.client_state import ClientState
+    from fengsheng_tui.i18n import Words
+
+    game = play_until(6, lambda g: len(g.events) >= 37)
+    state = ClientState(seat=0)
+    state.apply(welcome(0))
+    state.apply(update(game, 0))
+    sentence = state.last_action(Words("en")) or ""
+    assert len(sentence) > 80  # wider than the screen
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang="en", clock=frozen, keymap={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: sentence[:20] in screen_text(app), what="the banner")
+        row = screen_text(app).splitlines()[1].rstrip()
+        assert row.endswith("…") and row.removeprefix(" Last: ")[:-1] in sentence, row
