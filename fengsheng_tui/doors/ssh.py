@@ -39,6 +39,8 @@ from typing import Any, Protocol, TextIO
 
 import asyncssh
 
+from net.text import shown
+
 from ..paths import load_json
 from ..preferences import locale_lang
 from .guest import QuietLog, loopback_source
@@ -118,8 +120,8 @@ def guest_id(key: asyncssh.SSHKey | None, address: str, username: str) -> str:
 
 
 def printable(text: str, limit: int = 200) -> str:
-    """Text with every control and format character removed, at most `limit` characters."""
-    return "".join(ch for ch in text if ch.isprintable())[:limit]
+    """Text as every screen shows untrusted text (`net.text.shown`), at most `limit` characters."""
+    return shown(text)[:limit]
 
 
 def cells(text: str) -> int:
@@ -166,7 +168,7 @@ class LineEditor:
                 self.text = self.text[:-1]
             elif ch == "\x15":
                 self.text = ""
-            elif ch.isprintable() and len(self.text) < self.limit:
+            elif ch.isprintable() and len(self.text) < self.limit and shown(self.text + ch) == self.text + ch:
                 self.text += ch
         return None
 

@@ -29,12 +29,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from net.text import shown
+
 from .guest import QuietLog, loopback_source
 
 
 def printable(text: str, limit: int = 80) -> str:
-    """Text from a request with every control and format character removed, for the log."""
-    return "".join(ch for ch in text if ch.isprintable())[:limit]
+    """Text from a request as every screen shows untrusted text (`net.text.shown`), for the log."""
+    return shown(text)[:limit]
 
 log = logging.getLogger("fengsheng.web")
 
@@ -239,7 +241,7 @@ class WebDoor:
     def _load_files(self) -> None:
         from html import escape
 
-        title = escape(self.table or "fengsheng")
+        title = escape(shown(self.table) or "fengsheng")
         self._files = {
             "/": (PAGE.format(title=title).encode(), "text/html; charset=utf-8"),
             "/static/textual.js": (textual_js(), "text/javascript; charset=utf-8"),

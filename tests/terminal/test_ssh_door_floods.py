@@ -82,3 +82,29 @@ def test_floods_of_refused_requests_are_a_few_log_lines(game_host) -> None:
     refusals = [line for line in log.splitlines() if re.search(r"asked to connect|asked for subsystem|dropped at once|asked for a second session", line)]
     assert 1 <= len(refusals) <= 10, log
     assert "more refusals were not logged" in log or len(refusals) == 10
+
+
+def test_the_prompt_shows_a_user_name_as_every_screen_shows_text(game_host) -> None:
+    """The door's prompt follows the one rule of net/text.py. Before: its default name (the SSH
+    user name) and typed keys kept the invisible fillers and a stack of 12 combining marks."""
+    host = game_host("--players", "4", "--ssh", "127.0.0.1:0")
+    port = door_port(host)
+    user = "Bob" + "\u3164" * 6 + "e" + "\u0301" * 12  # (asyncssh sends no unassigned code point)
+
+    async def visit() -> str:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        async with asyncssh.connect("127.0.0.1", port, username=user, known_hosts=None, client_keys=[key],
+                                    agent_path=None, config=None) as conn:
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            shown = await asyncio.wait_for(process.stdout.readuntil(PROMPT.encode()), 10)
+            shown += await asyncio.wait_for(process.stdout.read(200), 5)
+            process.stdin.write("\u3164\uffa0Z".encode())
+            typed = await asyncio.wait_for(process.stdout.readuntil(b"Z"), 5)
+            process.close()
+            return (shown + typed).decode()
+
+    screen = asyncio.run(visit())
+    name_line = screen.rpartition(PROMPT)[2]
+    # SSH's SASLprep (NFKC) composes e + U+0301 into é: at most four more marks may follow.
+    assert re.fullmatch("Bob[e\u00e9]\u0301{1,4}Z", name_line), repr(name_line)
+    assert not any(ch in screen for ch in "\u3164\uffa0\u1160") and "\u0301" * 5 not in screen
