@@ -108,3 +108,39 @@ def test_the_prompt_shows_a_user_name_as_every_screen_shows_text(game_host) -> N
     # SSH's SASLprep (NFKC) composes e + U+0301 into é: at most four more marks may follow.
     assert re.fullmatch("Bob[e\u00e9]\u0301{1,4}Z", name_line), repr(name_line)
     assert not any(ch in screen for ch in "\u3164\uffa0\u1160") and "\u0301" * 5 not in screen
+
+
+class _Table:
+    """What the door needs of a table (name, password, seats) without a game server."""
+
+    name = "t"
+    password = None
+
+    def summary(self) -> tuple[int, int, str, bool]:
+        return 0, 4, "lobby", False
+
+
+async def test_a_flood_of_environment_variables_costs_the_door_nothing(tmp_path) -> None:
+    """Before: asyncssh kept every `env` request of a session (3000 of 20 KB: 58 MB in the host
+    process, and no limit on their number). Now only the variables the door reads are kept."""
+    from fengsheng_tui.doors.ssh import READ_ENV, SshDoor
+
+    door = SshDoor(_Table(), "127.0.0.1", 9, tmp_path)
+    await door.start("127.0.0.1", 0)
+    try:
+        conn = await connect(door.port, "127.0.0.1", "env")
+        env = {f"V{n}": "x" * 20_000 for n in range(1500)} | {"LANG": "zh_CN.UTF-8", "COLORTERM": "truecolor"}
+        chan, _ = await conn.create_session(asyncssh.SSHClientSession, term_type="xterm", env=env)
+        for _ in range(100):
+            if door.sessions and next(iter(door.sessions)).stage == "name":
+                break
+            await asyncio.sleep(0.05)
+        (session,) = door.sessions
+        kept = session.chan.get_environment_bytes()  # all asyncssh holds of them
+        assert set(kept) <= READ_ENV and sum(len(k) + len(v) for k, v in kept.items()) < 100
+        assert session.chan.get_environment() == {"LANG": "zh_CN.UTF-8", "COLORTERM": "truecolor"}
+        chan.close()
+        conn.close()
+        await conn.wait_closed()
+    finally:
+        await door.close()
