@@ -43,7 +43,7 @@ from net.text import shown
 
 from ..paths import load_json
 from ..preferences import locale_lang
-from .guest import QuietLog, loopback_source
+from .guest import SPAWN_BURST, SPAWN_SECONDS, QuietLog, SpawnBudget, loopback_source
 from .ssh_guest import EXIT_FULL
 
 log = logging.getLogger("fengsheng.ssh")
@@ -81,6 +81,9 @@ class Limits:
     name_seconds: float = 120.0
     #: Seconds for the SSH handshake and authentication.
     login_seconds: float = 30.0
+    #: Game clients one address may start: a burst, then one per `spawn_seconds` (`SpawnBudget`).
+    spawn_burst: int = SPAWN_BURST
+    spawn_seconds: float = SPAWN_SECONDS
 
 
 class TableInfo(Protocol):
@@ -201,6 +204,10 @@ class SshDoor:
         self._spare_task: asyncio.Task[None] | None = None
         self._closing = False
         self._refusals = QuietLog(log, "ssh: ")
+        self.spawns = SpawnBudget(self.limits.spawn_burst, self.limits.spawn_seconds)
+        #: Spare clients started (door-wide): connections reaching the prompt and leaving in a loop
+        #: would otherwise start and end one each time.
+        self._spares = SpawnBudget(3, 10.0)
 
     @property
     def fingerprint(self) -> str:
@@ -263,6 +270,8 @@ class SshDoor:
         if self._spare is not None or self._spare_task is not None or self._closing:
             return
         if not any(s.stage in ("name", "password", "waiting", "watch") for s in self.sessions):
+            return
+        if self._spares.wait("spare") > 0:
             return
         self._spare_task = asyncio.get_running_loop().create_task(self._make_spare())
 
@@ -761,6 +770,15 @@ class _Session(asyncssh.SSHServerSession):
     # ------------------------------------------------------------------ the game client
 
     def _launch(self, spectate: bool = False) -> None:
+        wait = self.door.spawns.wait(self.conn.address)
+        if wait > 0:  # the prompt stays; Enter again later
+            self.door.quiet_log(f"{self.who}: no client started: too many from {self.conn.address} lately")
+            self.notice = (f"新会话太频繁，请 {wait:.0f} 秒后再按 Enter · too many new sessions from one "
+                           f"address: press Enter again in {wait:.0f} s")
+            if self.stage == "password":
+                self.editor = LineEditor(secret=True, limit=200)
+            self._draw()
+            return
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -961,12 +979,15 @@ def parse_listen(spec: str, default_host: str) -> tuple[str, int]:
 
 
 def parse_limits(spec: str | None) -> Limits:
-    """`PER_ADDRESS,TOTAL,NAME_SECONDS[,LOGIN_SECONDS]` (the hidden `--ssh-limits`, for tests);
-    None: the defaults."""
+    """`PER_ADDRESS,TOTAL,NAME_SECONDS[,LOGIN_SECONDS[,SPAWN_BURST[,SPAWN_SECONDS]]]` (the hidden
+    `--ssh-limits`, for tests); None: the defaults."""
     if not spec:
         return Limits()
-    per_address, total, seconds, *login = spec.split(",")
-    return Limits(int(per_address), int(total), float(seconds), *(float(v) for v in login[:1]))
+    per_address, total, seconds, *more = spec.split(",")
+    login, burst, every = (*more, "", "", "")[:3]
+    defaults = Limits()
+    return Limits(int(per_address), int(total), float(seconds), float(login or defaults.login_seconds),
+                  int(burst or defaults.spawn_burst), float(every or defaults.spawn_seconds))
 
 
 async def open_door(spec: str, table: TableInfo, game_host: str, game_port: int, data_dir: Path,

@@ -144,3 +144,40 @@ async def test_a_flood_of_environment_variables_costs_the_door_nothing(tmp_path)
         await conn.wait_closed()
     finally:
         await door.close()
+
+
+def test_logging_in_and_pressing_enter_in_a_loop_starts_few_clients(game_host) -> None:
+    """Before: every Enter at the prompt started a game client (about a second of CPU each), and
+    every connection at the prompt a spare: one stranger doing that in a loop kept the host's
+    cores busy. Now an address has a budget of client starts (here 2, then one a minute)."""
+    host = game_host("--players", "4", "--ssh", "127.0.0.1:0", "--ssh-limits", "4,16,30,30,2,60")
+    port = door_port(host)
+
+    async def visit(n: int) -> bytes:
+        conn = await connect(port, "127.0.0.11", f"loop{n}")
+        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        screen = await asyncio.wait_for(process.stdout.readuntil(PROMPT.encode()), 10)
+        process.stdin.write(b"\r")
+        try:
+            screen += await asyncio.wait_for(process.stdout.readuntil(b"Enter again in"), 4)
+        except TimeoutError:
+            pass
+        conn.close()
+        await conn.wait_closed()
+        return screen
+
+    screens = []
+    for n in range(3):
+        screens.append(asyncio.run(visit(n)))
+        if n < 2:
+            wait_log_count(host, r"plays as 'loop\d'", n + 1)
+    assert [b"too many new sessions from one address" in screen for screen in screens] == [False, False, True]
+    time.sleep(1)
+    assert len(re.findall(r"plays as 'loop\d'", host.log.read_text())) == 2
+
+
+def wait_log_count(host, pattern: str, count: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while len(re.findall(pattern, host.log.read_text())) < count:
+        assert time.monotonic() < deadline, host.log.read_text()
+        time.sleep(0.05)
