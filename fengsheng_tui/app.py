@@ -71,6 +71,8 @@ class FengshengApp(App[int]):
         super().__init__()
         start = resolve(lang, mono)
         self.player_name = player_name
+        #: The player named himself (`--name`); else a saved seat's name may be used instead.
+        self.name_given = True
         self.state = ClientState(clock=clock)
         self.session = session
         self.start_in_lobby = lobby

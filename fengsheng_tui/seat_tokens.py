@@ -95,6 +95,15 @@ class SeatTokens:
                 return str(entry["token"])
         return None
 
+    def saved_name(self, address: str) -> str | None:
+        """The name of the newest seat at this server that no running client holds: `fengsheng join
+        ADDRESS` without `--name` plays under it, so it takes back the seat a join with `--name` (or
+        in the other language's default name) left, and keeps its name for the next game."""
+        for entry in reversed(self._load()):
+            if entry["address"] == address and not _held_elsewhere(entry):
+                return str(entry["name"])
+        return None
+
     def held_elsewhere(self, address: str, name: str, table: str | None = None) -> bool:
         """Another running client instance holds a seat of player `name` at this server."""
         return any(e["address"] == address and e["name"] == name and (table is None or e["table"] == table)

@@ -55,7 +55,7 @@ GOLDEN_CHARACTERS: dict[tuple[int, str, int], tuple[str, str, int]] = {
     (7, 'alt', 1): ('73b694202914af318429b9bccd3ba6c73b53da62747ae7b682ae45f30beac680', '2648ea5387915ad18fe36383dfadae97e853059b2349fecefecf0282564f1fe3', 834),
     (7, 'alt', 2): ('74235cce738a9ea8ba733bac2d4996d24a029ba79df672acdfeb4935aeec755b', '23affb36d62f764881f3bcb9b282f28da487c5541a502f521d9f6e64329d126e', 1300),
     (9, 'default', 0): ('770d7e4a6c58025825eec5d3d9aa8a15d065942f9f98ae512a2b817d2983389f', '65ba73c0097af18edfe1c4de608c9c93cfabca77e065e3c9a5f1bb4f439d0984', 1616),
-    (9, 'default', 1): ('789aae420ac1e40f48644b825369781619d857c85cfedf49444bc328d0742d73', '2eef5efaaeb18944c2cab9abcf720a70f12c3413d5fe4d6983b94b9211ec9e61', 2026),
+    (9, 'default', 1): ('120f316229df48434843fd9679563c4b3e7db698d7042e73b859f0686522a067', '2eef5efaaeb18944c2cab9abcf720a70f12c3413d5fe4d6983b94b9211ec9e61', 2026),
     (9, 'default', 2): ('8ccc66b9bd06fdbbe3efe7be3ebaf2125bddcf0f47046eeebc9d44e0d2d4c675', '26477d16638fe150285df69df0de88d789da0038e83b2c4a233a865a6a3c67af', 1280),
 }
 CHARACTER_PINS = [(3, "default"), (5, "default"), (6, "3v3"), (7, "alt"), (9, "default")]

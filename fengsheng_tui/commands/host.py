@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fengsheng_tui.commands import options
+from fengsheng_tui.commands.invocation import program
 
 if TYPE_CHECKING:
     from net.server import GameServer
@@ -144,10 +145,11 @@ def run(args: argparse.Namespace) -> int:
             loop.add_signal_handler(sig, stop.set)
         address = args.interface or _lan_address()
         print(f"table {table.name!r} on port {server.port}: {_describe(table)}", flush=True)
-        print(f"join with: fengsheng join {address}:{server.port}", flush=True)
+        me = program()
+        print(f"join with: {me} join {address}:{server.port}", flush=True)
         print("the first player to join holds the host rights (add bots, start); or join as host with:",
               flush=True)
-        print(f"  fengsheng join {address}:{server.port} --host-token {table.host_token}", flush=True)
+        print(f"  {me} join {address}:{server.port} --host-token {table.host_token}", flush=True)
         web_door = None
         if args.web is not None:
             from fengsheng_tui.doors.web import open_door

@@ -56,9 +56,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"fengsheng join: bad address {args.address!r}; use HOST or HOST:PORT", file=sys.stderr)
             return 2
         remember(host, port)
+        seats = SeatTokens()
+        if args.name is None and not args.spectate:
+            name = seats.saved_name(f"{host}:{port}") or name
         session = NetSession(host, port, name, password=args.password, spectate=args.spectate,
-                             token=args.host_token, seats=SeatTokens())
+                             token=args.host_token, seats=seats)
     app = FengshengApp(session, lang=lang, player_name=name, mono=args.mono, lobby=session is None,
                        interfaces=args.interfaces, keep_replays=replays_dir())
+    app.name_given = args.name is not None
     app.run()
     return int(app.return_code or 0)

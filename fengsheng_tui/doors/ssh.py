@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 import asyncssh
+from rich.text import Text
 
 from net.text import shown
 
@@ -688,28 +689,37 @@ class _Session(asyncssh.SSHServerSession):
         self._draw()
         self.door.want_spare()
 
+    def _lines(self, text: str, style: str = "") -> str:
+        """A paragraph folded to the guest's window, whole words (Chinese by 禁则), each line styled
+        (an SGR code such as `1` bold): the terminal itself would break `seat` as `sea` + `t`."""
+        from ..widgets.cjk_text import rows
+
+        width = max(20, self.size[0] - 1)  # the last column left free: some terminals wrap there
+        on, off = (f"\x1b[{style}m", "\x1b[0m") if style else ("", "")
+        return "".join(f"{on}{row.plain}{off}\n" for row in rows(Text(text), width))
+
     def _header(self) -> str:
         taken, total, phase, _ = self.door.table.summary()
         title = printable(self.door.table.name, 40)
-        lines = [f"\x1b[H\x1b[2J\x1b[1m风声 The Message\x1b[0m · {title} · {taken}/{total} · {phase}", ""]
+        text = "\x1b[H\x1b[2J" + self._lines(f"风声 The Message · {title} · {taken}/{total} · {phase}", "1") + "\n"
         if self.notice:
-            lines += [f"\x1b[7m {printable(self.notice)} \x1b[0m", ""]
-        return "\n".join(lines) + "\n"
+            text += self._lines(f" {printable(self.notice)} ", "7") + "\n"
+        return text
 
     def _draw(self) -> None:
         if self.stage == "name":
             keyless = ""
             if self.conn.key is None:
                 user = printable(self.conn.username, 40)
-                keyless = (f"\x1b[2m没有 SSH 密钥：掉线后请在同一台电脑上以 {user}@ 重新登录，即可回到座位。\n"
-                           f"No SSH key: after a drop, log in again from this machine as {user}@ "
-                           "to get your seat back.\x1b[0m\n")
-            self._write(self._header() + "输入你的名字，按 Enter（Ctrl+C 离开）\n"
-                        "Type your name at the table and press Enter (Ctrl+C leaves).\n" + keyless + "\n")
+                keyless = (self._lines(f"没有 SSH 密钥：掉线后请在同一台电脑上以 {user}@ 重新登录，即可回到座位。", "2")
+                           + self._lines(f"No SSH key: after a drop, log in again from this machine as {user}@ "
+                                         "to get your seat back.", "2"))
+            self._write(self._header() + self._lines("输入你的名字，按 Enter（Ctrl+C 离开）")
+                        + self._lines("Type your name at the table and press Enter (Ctrl+C leaves).") + keyless + "\n")
         elif self.stage == "password":
-            self._write(self._header() + "这张桌有密码 · This table has a password.\n\n")
+            self._write(self._header() + self._lines("这张桌有密码 · This table has a password.") + "\n")
         elif self.stage == "watch":
-            self._write(self._header() + "Enter 观战 watch the game · Ctrl+C 离开 leave\n")
+            self._write(self._header() + self._lines("Enter 观战 watch the game · Ctrl+C 离开 leave"))
             return
         self._redraw_line()
 

@@ -268,7 +268,7 @@ UI = {
     'bad_server_back': '{key_broken_back} 返回局域网大厅 · {key_broken_quit} 退出',
     'bad_server_quit': '{key_broken_quit} 退出',
     'wrong_key': '这个键没有作用；按 {key_help} 查看按键',
-    'host_hint': '房主：{key_start} 开始，{key_add_bot}/{key_remove_bot} 加减机器人，{key_players_up}/{key_players_down} 人数，{key_identities} 身份，{key_characters} 角色，{key_deck} 牌堆，{key_timers} 计时',
+    'host_hint': '房主：{key_start} 开始，{key_add_bot}/{key_remove_bot} 加减机器人，{key_players_up}/{key_players_down} 人数，{key_identities} 身份，{key_characters} 角色，{key_deck} 牌堆，{key_timers} 计时，{key_bot_level} 机器人水平，{key_mute_spectators} 禁言观战者',
     'mute_spectators': '禁言观战者（聊天里 /mute N：N 号座位）',
     'muted': '已禁言',
     'mute_usage': '输入 /mute N 或 /unmute N，N 是座位号',

@@ -152,7 +152,10 @@ class LobbyScreen(FsScreen):
         remember(host, port)
         app = self.fs_app
         app.pop_screen()
-        app.open_table(NetSession(host, port, app.player_name, seats=SeatTokens()))
+        seats = SeatTokens()
+        # No --name: the name of our saved seat there, if any (see `SeatTokens.saved_name`).
+        name = app.player_name if app.name_given else seats.saved_name(f"{host}:{port}") or app.player_name
+        app.open_table(NetSession(host, port, name, seats=seats))
 
     def action_help(self) -> None:
         self.fs_app.show_help()

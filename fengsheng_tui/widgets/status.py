@@ -11,35 +11,61 @@ from ..safe_text import plain
 
 
 class StatusBar(Static):
+    """One line of fields; where they do not all fit, whole fields give way (the game's title
+    first, then our identity, which the hand's title also shows, then the turn number), never a
+    field cut in the middle (`Identity:` with its word past the edge)."""
+
     _shown: Text | None = None
 
     def show(self, state: ClientState, words: Words, layout: bool = True, your_move: bool = False,
              record: bool = False) -> None:
         """`record`: a replay's line, read as a record ("Alice's turn"), never a live call to act."""
         view = state.view or {}
-        text = Text(words("title"), style="bold")
-        if your_move and not record:
-            text = Text(f" {words('your_move')} ", style="bold reverse")
-            text.append(" " + words("title"), style="bold")
+        badge = Text(f" {words('your_move')} ", style="bold reverse") if your_move and not record else None
+        #: (text, style, rank): the field with the lowest rank gives way first; None never does.
+        fields: list[tuple[str, str, int | None]] = [(words("title"), "bold", 0)]
         if view:
-            # Who paused comes first: the line ends wherever the screen does.
+            # Who paused comes first after the title.
             if view.get("paused"):
-                text.append(" · " + words.paused(state.paused_by or ""), style="bold reverse")
-            text.append(" · " + words("turn", n=view.get("turn", 0)))
+                fields.append((words.paused(state.paused_by or ""), "bold reverse", None))
+            fields.append((words("turn", n=view.get("turn", 0)), "", 2))
             current = words.seat_name(state.seats, view.get("current"), state.seat)
-            text.append(" · " + (words("turn_of", name=current) if record else current))
-            text.append(" · " + words.phase(view.get("phase")), style="bold")
+            fields.append((words("turn_of", name=current) if record else current, "", None))
+            fields.append((words.phase(view.get("phase")), "bold", None))
             if state.seat is None:
-                text.append(" · " + words("spectator"))
+                fields.append((words("spectator"), "", None))
             else:
-                text.append(f" · {words('identity')}: {words.identity(view.get('identity'))}")
+                fields.append((f"{words('identity')}: {words.identity(view.get('identity'))}", "", 1))
             if state.auto:
-                text.append(" · " + words("auto_on"), style="bold reverse")
+                fields.append((words("auto_on"), "bold reverse", None))
             if view.get("fast_forward") is True and not view.get("over"):
-                text.append(" · " + words("fast_forwarding") + " ⏩", style="bold reverse")
+                fields.append((words("fast_forwarding") + " ⏩", "bold reverse", None))
+        width = (self.size.width or self.app.size.width) - 2  # less the padding
+        text = status_line(badge, fields, width)
         if text != self._shown:
             self._shown = text
             self.update(text, layout=layout)
+
+
+def status_line(badge: Text | None, fields: list[tuple[str, str, int | None]], width: int) -> Text:
+    """The badge and the fields joined by ` · `, without the lowest-ranked fields that do not fit."""
+    kept = list(fields)
+
+    def line() -> Text:
+        text = Text(style="bold")
+        if badge is not None:
+            text = badge.copy()
+            text.append(" ")
+        for i, (part, style, _) in enumerate(kept):
+            text.append((" · " if i else "") + part, style=style)
+        return text
+
+    text = line()
+    while text.cell_len > width and any(rank is not None for _, _, rank in kept):
+        lowest = min(rank for _, _, rank in kept if rank is not None)
+        kept = [f for f in kept if f[2] != lowest]
+        text = line()
+    return text
 
 
 class Banner(Static):

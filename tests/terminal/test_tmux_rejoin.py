@@ -42,3 +42,21 @@ def test_join_again_after_the_client_was_killed(game_host, tmux_panes, tmp_path:
     second.wait_for("y 退出", timeout=5)
     second.send("y")
     assert second.wait_gone(timeout=10) == 0
+
+
+def test_join_again_without_the_name_takes_the_seat_back(game_host, tmux_panes) -> None:
+    """The new user's path: `join ADDRESS --name alice`, quit (q, y), then `join ADDRESS` again as
+    README writes it. Main joined under the default name and was refused (the table is playing a
+    game: join "under the same name"); the saved seat's name is used when no --name is given."""
+    host = game_host("--players", "4", "--bots", "3", "--start", "--seed", "5", "--bot-delay", "30")
+    first = tmux_panes([FENGSHENG, "join", host.address, "--name", "alice"])
+    before = first.wait_for(lambda s: TABLE in s and "alice(你)" in s, timeout=15)
+    first.send("q")
+    first.wait_for("y 退出", timeout=5)
+    first.send("y")
+    assert first.wait_gone(timeout=10) == 0
+    second = tmux_panes([FENGSHENG, "join", host.address])
+    after = second.wait_for(lambda s: TABLE in s or "无法加入" in s, timeout=15)
+    assert "alice(你)" in after, after
+    assert hand_panel(after) == hand_panel(before)
+    assert "alice reconnected to seat 3" in host.log.read_text()

@@ -153,3 +153,136 @@ async def test_no_row_of_the_prompt_panel_starts_with_a_closing_mark() -> None:
             assert stranded_marks("\n".join(lines)) == [], width
             drawn = "".join(lines).replace(" ", "")
             assert "好" * 40 + "。" in drawn  # the panel drew every row it counted
+
+
+# ------------------------------------------------------------------ the status line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("paused", [False, True])
+async def test_the_status_line_drops_whole_fields_and_never_cuts_one(lang: str, paused: bool) -> None:
+    """80×24, our play phase (the `Your move` badge), paused by the host or not: main cut the line
+    at the edge, leaving `Identity:` with its word past it. Whole fields give way (the title,
+    then our identity, which the hand's title shows); whose turn, the phase and who paused stay."""
+    from rich.cells import cell_len
+
+    from fengsheng_tui.i18n import Words
+
+    game = play_until(3, lambda g: 1 in g.prompts and g.prompts[1].kind == "play")
+    msg = update(game, 1)
+    msg["view"]["paused"] = paused
+    seats = [{"name": s["name"], "host": s["index"] == 0} for s in msg["view"]["seats"]]
+    hello = {"type": "welcome", "seat": 1, "token": "t", "table": "lan", "host": False}
+    app = FengshengApp(ScriptedSession([hello, msg]), lang=lang, clock=frozen, keymap={})
+    app.state.lobby = {"host": False, "you": 1, "seats": seats}
+    words = Words(lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.state.prompt is not None, what="our play prompt")
+        await pilot.pause()
+        row = screen_text(app).splitlines()[0].strip()
+        assert cell_len(row) <= 78, row
+        assert words.phase("play") in row and words.seat_name(app.state.seats, 1, 1) in row, row
+        identity = f"{words('identity')}: {words.identity(msg['view']['identity'])}"
+        assert row.split(" · ")[-1] in (words.phase("play"), identity), row  # the last field is whole
+        if paused:
+            assert words.paused("老王") in row, row
+
+
+# ------------------------------------------------------------------ every key named where it works
+
+
+def test_the_host_hint_names_every_host_key_the_footer_does_not() -> None:
+    """The table lobby's footer has room for a newcomer's keys only; the host's line under the
+    settings must name the rest (main left out `l`, the next bot's level, and `m`, mute spectators,
+    which README lists)."""
+    from fengsheng_tui.i18n import Words
+    from fengsheng_tui.i18n.words import key_fields
+    from fengsheng_tui.keys import TABLE_LOBBY_KEYS
+    from fengsheng_tui.screens.table_lobby import HOST_ACTIONS
+
+    host_keys = {s.id for s in TABLE_LOBBY_KEYS if not s.show and s.action.split("(")[0] in HOST_ACTIONS}
+    for lang in ("zh", "en"):
+        named = set(key_fields(Words(lang).ui["host_hint"]))
+        assert host_keys <= named, (lang, host_keys - named)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("width", [80, 90, 100])
+async def test_the_host_hint_breaks_only_between_its_items(lang: str, width: int) -> None:
+    """The hint wraps at 80 columns; Rich broke it at any space (`… d 计时，l` / `机器人水平 …`):
+    each line now ends with a list separator (or the hint's end)."""
+    from fengsheng_tui.i18n import Words
+
+    from .test_snapshots import LOBBY_TABLE
+
+    app = FengshengApp(ScriptedSession([welcome(0), {"type": "lobby", "table": LOBBY_TABLE}]), lang=lang,
+                       clock=frozen, keymap={})
+    hint = Words(lang)("host_hint")
+    async with app.run_test(size=(width, 30)) as pilot:
+        await wait_until(pilot, lambda: hint[:12] in screen_text(app), what="the host hint")
+        lines = [line.strip() for line in screen_text(app).splitlines()]
+        first = next(i for i, line in enumerate(lines) if line.startswith(hint[:12]))
+        rows = []
+        for line in lines[first:]:
+            rows.append(line)
+            if hint.replace(" ", "").endswith(line.replace(" ", "")[-8:]):
+                break
+        assert "".join(rows).replace(" ", "") == hint.replace(" ", ""), rows
+        assert all(row.endswith(("，", ",")) for row in rows[:-1]), rows
+
+
+# ------------------------------------------------------------------ a replay's characters
+
+
+def character_truth(seed: int, seat: int, players: int) -> tuple[dict[str, Any], dict[int, list[Any]]]:
+    """A replay of `seat` (every event, the final view, no frames) and, at each step a choice
+    left, what the seat's own view showed of every seat's character and identity then."""
+    from engine import Game, GameConfig, events_for, view
+
+    game = play_with_characters(seed, lambda g: False, players)
+    record = game.record()
+    again = Game.new(GameConfig.from_dict(record["config"]), int(record["seed"]))  # type: ignore[arg-type]
+    truth: dict[int, list[Any]] = {}
+    for choice in record["choices"]:  # type: ignore[attr-defined]
+        again.choose(int(choice[0]), int(choice[1]), str(choice[2]))
+        v = view(again, seat)
+        truth[len(events_for(again, seat, 0))] = [(s["character"], s["identity"]) for s in v["seats"]]
+    events = events_for(game, seat, 0)
+    replay = {"seat": seat, "table": "t", "events": events, "final": view(game, seat), "frames": []}
+    return replay, {at: facts for at, facts in truth.items() if at < len(events)}
+
+
+def test_a_replay_shows_each_character_as_the_table_saw_it_at_that_step() -> None:
+    """Main copied the end's characters into every step: picked before the pick, hidden ones
+    face-up from the start (the live table showed 盖), a revealed identity never shown."""
+    from fengsheng_tui.replay_model import view_at
+
+    kinds: set[str] = set()
+    for seed, seat, players in ((5, 1, 5), (6, 3, 5), (11, 0, 7), (12, 4, 9), (46, 1, 5)):
+        replay, truth = character_truth(seed, seat, players)
+        kinds |= {ev.get("kind") for ev in replay["events"]}
+        for step, facts in truth.items():
+            shown = view_at(replay, step)
+            assert [(s["character"], s["identity"]) for s in shown["seats"]] == facts, (seed, seat, step)
+    assert {"character", "character_flipped"} <= kinds  # the games flipped characters
+
+
+async def test_the_replay_screen_shows_a_face_down_character_as_face_down() -> None:
+    """Seed 5, seat 1's replay just after the deal: seat 0's character is face-down (盖) on the
+    live table; main's replay drew its name (the end's view) from the first step."""
+    from fengsheng_tui.screens.replay import ReplayScreen
+
+    replay, _ = character_truth(5, 1, 5)
+    dealt = next(i for i, ev in enumerate(replay["events"]) if ev.get("kind") == "dealt")
+    hidden = next(ev["seat"] for ev in replay["events"][:dealt] if ev.get("kind") == "character" and not ev["face_up"])
+    name = replay["final"]["seats"][hidden]["character"]["name"]  # the end reveals it
+    app = FengshengApp(lang="zh", replay=replay, keymap={}, clock=frozen)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), what="the replay")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        screen.show_step(dealt)
+        await wait_until(pilot, lambda: "盖" in screen_text(app), what="a face-down seat")
+        assert name not in screen_text(app)
+        screen.show_step(len(replay["events"]))
+        await wait_until(pilot, lambda: name in screen_text(app), what="the end, where it is revealed")
