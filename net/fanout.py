@@ -509,10 +509,7 @@ class FanOut:
             public = public_view(game, entries) if public_then is None else public_view_again(game, public_then, entries)
             self._facts = (game.stamp, all_entry_facts, own, public)
         public["table"] = self.table
-        deadlines = {}
-        for entry in public["waiting"]:
-            prompt_id = int(entry["prompt_id"])
-            entry["deadline"] = deadlines[prompt_id] = self.timing.deadline(prompt_id)
+        deadlines = self.timing.show_deadlines(public["waiting"])
         public["timers"] = dict(timers)
         public["clock"] = self.timing.view_clock()
         public["paused"] = self.timing.paused_by

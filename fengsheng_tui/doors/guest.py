@@ -36,6 +36,35 @@ def loopback_source(address: str) -> str | None:
     return source
 
 
+#: Game clients a door starts for one address: a burst, then one per this many seconds. Starting
+#: one costs about a second of CPU (Python, Textual, the game): a stranger opening and closing
+#: sockets or sessions in a loop would otherwise keep the host's cores busy with nothing else.
+SPAWN_BURST = 6
+SPAWN_SECONDS = 10.0
+
+
+class SpawnBudget:
+    """How many game clients each address may still have started now (a token bucket per address)."""
+
+    def __init__(self, burst: int = SPAWN_BURST, seconds: float = SPAWN_SECONDS) -> None:
+        self.burst, self.seconds = burst, seconds
+        self._tokens: dict[str, tuple[float, float]] = {}  # address -> (tokens, monotonic time)
+
+    def wait(self, address: str) -> float:
+        """0 and one start taken if `address` may start a client now, else the seconds until it may."""
+        now = time.monotonic()
+        tokens, last = self._tokens.get(address, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - last) / self.seconds)
+        if tokens < 1:
+            self._tokens[address] = (tokens, now)
+            return (1 - tokens) * self.seconds
+        if len(self._tokens) > 4096:  # bounded: forget the addresses whose budget is whole again
+            self._tokens = {a: v for a, v in self._tokens.items()
+                            if v[0] + (now - v[1]) / self.seconds < self.burst}
+        self._tokens[address] = (tokens - 1, now)
+        return 0.0
+
+
 class QuietLog:
     """A door's log of refusals: at most `lines` a minute, then one count of the rest, so that a
     stranger's flood of connections or requests cannot flood the host's log (or its disk)."""
