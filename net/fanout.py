@@ -54,6 +54,7 @@ from engine.view import (
 )
 from net import protocol as P
 from net.clock import TableClock
+from net.replays import FrameLog
 from net.seats import Seats, Session, seat_bot
 from net.standins import StandIns
 
@@ -266,8 +267,10 @@ class FanOut:
         #: The last flush's `table_facts` and public view of the kept game, with its stamp then.
         self._facts: tuple[int, list[tuple[object, ...]], list[tuple[object, ...]], dict[str, Any]] | None = None
 
-    def send(self, game: Game, timers: dict[str, float]) -> None:
-        """Each connection's frames, in one write per connection.
+    def send(self, game: Game, timers: dict[str, float], replay: FrameLog | None = None,
+             auto: list[int] | None = None) -> None:
+        """Each connection's frames, in one write per connection; `replay`, a table's replay
+        frames (with a journal), takes every seat's from the same facts (`auto`: the seats on 托管).
 
         The public view is built, annotated and diffed once for the whole flush (`_Flush`); per
         connection only its seat's part. Each connection is written as soon as its frames are
@@ -275,7 +278,9 @@ class FanOut:
         builds the rest (measured: holding every write back until all frames were built was slower).
         """
         sessions = list(self.seats.sessions)
-        self._flush = self._new_flush(game, timers)
+        self._flush = flush = self._new_flush(game, timers)
+        if replay is not None:
+            replay.take(game, auto, flush.own)
         try:
             for session in sessions:
                 frames = self.frames_for(session, game, timers)
