@@ -1,7 +1,7 @@
 """The fan-out of a table's game: one moment's views, as frames, to every connection present.
 
 `FanOut` is owned by its `Table` and called one way: the table hands it the game and its timers
-when something changed (`send`), or asks for one connection's frames (`frames_for`, a reconnect)
+when something changed (`send`, with the table's replay frames to take when it keeps a journal), or asks for one connection's frames (`frames_for`, a reconnect)
 or a seat's whole view (`snapshot`); it reads the table's seats, clock and stand-ins (whether the
 table fast-forwards) and never calls back.
 
