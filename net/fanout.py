@@ -1,9 +1,10 @@
 """The fan-out of a table's game: one moment's views, as frames, to every connection present.
 
 `FanOut` is owned by its `Table` and called one way: the table hands it the game and its timers
-when something changed (`send`, with the table's replay frames to take when it keeps a journal), or asks for one connection's frames (`frames_for`, a reconnect)
-or a seat's whole view (`snapshot`); it reads the table's seats, clock and stand-ins (whether the
-table fast-forwards) and never calls back.
+when something changed (`send`, with the table's replay frames to take when it keeps a journal),
+or asks for one connection's frames (`frames_for`, a reconnect) or a seat's whole view
+(`snapshot`); it reads the table's seats, clock and stand-ins (whether the table fast-forwards)
+and never calls back.
 
 Everything a seat is sent about the game is built here, from `engine.view` (the public view and
 the seat's part, whose merge is `view(game, seat)`) and `engine.view.events_for` only, plus public
