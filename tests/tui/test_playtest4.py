@@ -325,3 +325,24 @@ async def test_a_long_last_action_ends_in_an_ellipsis_not_a_silent_cut() -> None
         await wait_until(pilot, lambda: sentence[:20] in screen_text(app), what="the banner")
         row = screen_text(app).splitlines()[1].rstrip()
         assert row.endswith("…") and row.removeprefix(" Last: ")[:-1] in sentence, row
+
+
+# ------------------------------------------------------------------ game over: why each winner won
+
+
+@pytest.mark.parametrize(("seed", "players"), [(17, 7), (1, 6)])
+async def test_game_over_says_why_a_winner_outside_the_winning_side_won(seed: int, players: int) -> None:
+    """柒佰's 风度 makes another player win with him: main's game over listed him among the
+    winners (a Latent among a Military win) and said nothing of why; only the log did."""
+    from fengsheng_tui.i18n import Words
+    from fengsheng_tui.screens.game_over import GameOverScreen
+
+    game: Game = play_with_characters(seed, lambda g: False, players)
+    (ev,) = [e for e in game.events if e.kind == "co_winner"]
+    for lang in ("zh", "en"):
+        app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang=lang, clock=frozen, keymap={})
+        words = Words(lang)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await wait_until(pilot, lambda app=app: isinstance(app.screen, GameOverScreen), what="game over")
+            why = words.event(ev.project(0), app.state.seats, 0)
+            assert why and " ".join(why.split()) in " ".join(screen_text(app).split()), why
