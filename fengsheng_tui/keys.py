@@ -279,8 +279,10 @@ def capital(text: str) -> str:
 
 HELP_KEYS = (
     KeySpec("help_close", "escape,backspace,question_mark,q", "close", "back", key_display="Esc"),
-    KeySpec("help_down", "down,j", "scroll(1)", "next", show=False),
-    KeySpec("help_up", "up,k", "scroll(-1)", "prev", show=False),
+    KeySpec("help_up", "up,k", "scroll(-1)", "scroll_key", key_display="↑/↓", covers=("help_down",)),
+    KeySpec("help_down", "down,j", "scroll(1)", "scroll_key", show=False),
+    KeySpec("help_page_up", "pageup", "page(-1)", "scroll_key", key_display="PgUp/PgDn", covers=("help_page_down",)),
+    KeySpec("help_page_down", "pagedown", "page(1)", "scroll_key", show=False),
 )
 SETTINGS_KEYS = (
     KeySpec("settings_language", "l", "language", "language"),

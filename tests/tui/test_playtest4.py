@@ -286,3 +286,63 @@ async def test_the_replay_screen_shows_a_face_down_character_as_face_down() -> N
         assert name not in screen_text(app)
         screen.show_step(len(replay["events"]))
         await wait_until(pilot, lambda: name in screen_text(app), what="the end, where it is revealed")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+async def test_help_names_its_scroll_keys_and_pages(lang: str) -> None:
+    """The help is many screens long at 80×24; its footer said only `Esc back`. It names ↑/↓ now,
+    and PgUp/PgDn page it."""
+    from fengsheng_tui.i18n import Words
+    from fengsheng_tui.screens.help import HelpScreen
+
+    game = play_until(6, lambda g: 0 in g.prompts and g.prompts[0].kind == "play")
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang=lang, clock=frozen, keymap={})
+    words = Words(lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.state.prompt is not None, what="the table")
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
+        assert f"↑/↓ {words('scroll_key')}" in screen_text(app).splitlines()[-1]
+        top = screen_text(app).splitlines()[0]
+        await pilot.press("pagedown")
+        await wait_until(pilot, lambda: screen_text(app).splitlines()[0] != top, what="a page down")
+
+
+async def test_a_long_last_action_ends_in_an_ellipsis_not_a_silent_cut() -> None:
+    """80×24 English: `Last: 老王 (you) says: "I am a good person." (asks about Military: yes →`
+    and nothing more: the banner wrapped into a second row its height cut off. It ends in `…`."""
+    from fengsheng_tui.client_state import ClientState
+    from fengsheng_tui.i18n import Words
+
+    game = play_until(6, lambda g: len(g.events) >= 37)
+    state = ClientState(seat=0)
+    state.apply(welcome(0))
+    state.apply(update(game, 0))
+    sentence = state.last_action(Words("en")) or ""
+    assert len(sentence) > 80  # wider than the screen
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang="en", clock=frozen, keymap={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: sentence[:20] in screen_text(app), what="the banner")
+        row = screen_text(app).splitlines()[1].rstrip()
+        assert row.endswith("…") and row.removeprefix(" Last: ")[:-1] in sentence, row
+
+
+# ------------------------------------------------------------------ game over: why each winner won
+
+
+@pytest.mark.parametrize(("seed", "players"), [(17, 7), (1, 6)])
+async def test_game_over_says_why_a_winner_outside_the_winning_side_won(seed: int, players: int) -> None:
+    """柒佰's 风度 makes another player win with him: main's game over listed him among the
+    winners (a Latent among a Military win) and said nothing of why; only the log did."""
+    from fengsheng_tui.i18n import Words
+    from fengsheng_tui.screens.game_over import GameOverScreen
+
+    game: Game = play_with_characters(seed, lambda g: False, players)
+    (ev,) = [e for e in game.events if e.kind == "co_winner"]
+    for lang in ("zh", "en"):
+        app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang=lang, clock=frozen, keymap={})
+        words = Words(lang)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await wait_until(pilot, lambda app=app: isinstance(app.screen, GameOverScreen), what="game over")
+            why = words.event(ev.project(0), app.state.seats, 0)
+            assert why and " ".join(why.split()) in " ".join(screen_text(app).split()), why
