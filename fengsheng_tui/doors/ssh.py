@@ -326,7 +326,7 @@ class SshDoor:
         return folder
 
     def quiet_log(self, line: str) -> None:
-        """Log a refusal, at most REFUSED_LOG_LINES a minute: a flood is those lines and a count."""
+        """Log a refusal, at most 10 lines a minute (`QuietLog`): a flood is those lines and a count."""
         self._refusals.log_line(line)
 
     def password_wait(self, address: str) -> float:

@@ -153,8 +153,9 @@ DOOR_JS = """
 
 def own_host(host: str) -> bool:
     """Whether a request's Host names this machine: an IP address, localhost or this machine's
-    own name. A page of another site that a DNS trick points at the door (DNS rebinding) sends
-    its own site's name, and the browser then sees that site as the page's origin too."""
+    own name (as `hostname` prints it, with `.local`, or fully qualified). A page of another site
+    that a DNS trick points at the door (DNS rebinding) sends its own site's name, and the browser
+    then sees that site as the page's origin too."""
     if host.startswith("["):
         name = host[1:].partition("]")[0]
     else:
@@ -166,7 +167,7 @@ def own_host(host: str) -> bool:
     except ValueError:
         pass
     mine = socket.gethostname().lower()
-    return name in ("localhost", mine, mine.partition(".")[0] + ".local")
+    return name in ("localhost", mine, mine.partition(".")[0] + ".local", socket.getfqdn().lower())
 
 
 def _stock_static() -> Path:
