@@ -490,7 +490,7 @@ ERRORS = {
     'bad_state': 'Not possible now',
     'bad_message': 'The server refused the request',
     'paused': 'The table is paused: choose again once it resumes',
-    'connect': 'Cannot reach the server',
+    'connect': 'Cannot reach the server: check the address and port the host printed (join with: …) and that its game is still running',
 }
 
 #: Identity line-ups (engine.config) by name.

@@ -491,7 +491,7 @@ ERRORS = {
     'bad_state': '现在不能这样做',
     'bad_message': '服务器不接受这个请求',
     'paused': '牌桌已暂停：恢复后再选',
-    'connect': '无法连接服务器',
+    'connect': '无法连接服务器：请核对房主打印的地址和端口（join with: …），并确认房主的游戏仍在运行',
 }
 
 #: Identity line-ups (engine.config) by name.
