@@ -187,6 +187,7 @@ UI = {
     'characters_coming': 'Characters are coming',
     'language': 'Language',
     'colour_mode': 'Colour mode',
+    'table_key_bindings': 'Keys at the table',
     'key_bindings': 'Key bindings',
     'keys_file': 'Remap keys in {path}',
     'replay': 'Replay',

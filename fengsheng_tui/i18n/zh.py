@@ -185,6 +185,7 @@ UI = {
     'characters_coming': '角色即将推出',
     'language': '语言',
     'colour_mode': '颜色模式',
+    'table_key_bindings': '牌桌上的按键',
     'key_bindings': '按键',
     'keys_file': '按键可在 {path} 中修改',
     'replay': '录像',

@@ -21,13 +21,17 @@ class SettingsScreen(TextScreen):
         app = self.fs_app
         words = app.words
         parts: list[RenderableType] = [Text(words("settings"), style="bold underline")]
-        parts.append(Text(f"l  {words('language')}: {'中文' if words.lang == 'zh' else 'English'}"))
-        parts.append(Text(f"m  {words('colour_mode')}: {words('colour_off' if app.mono else 'colour_on')}"))
-        parts.append(Text(f"a  {words('auto_pass')}: {words('on_' if app.auto_pass else 'off')}"))
-        parts.append(Text(f"b  {words('bell')}: {words('on_' if app.bell_on_move else 'off')}"))
-        parts.append(Text(f"t  {words('theme')}: {app.theme}"))
+        # Each row named by its key as bound now (keys.toml may remap them).
+        rows = (("settings_language", "language", "中文" if words.lang == "zh" else "English"),
+                ("settings_colour", "colour_mode", words("colour_off" if app.mono else "colour_on")),
+                ("settings_auto_pass", "auto_pass", words("on_" if app.auto_pass else "off")),
+                ("settings_bell", "bell", words("on_" if app.bell_on_move else "off")),
+                ("settings_theme", "theme", app.theme))
+        for binding, word, value in rows:
+            parts.append(Text(f"{words.key(binding)}  {words(word)}: {value}"))
         parts.append(Text(""))
-        parts.append(Text(words("key_bindings"), style="bold underline"))
+        # The table's keys, not this screen's: here m, b … change the settings above.
+        parts.append(Text(words("table_key_bindings"), style="bold underline"))
         keys = Table.grid(padding=(0, 2))
         keys.add_column(no_wrap=True, style="bold")
         keys.add_column()

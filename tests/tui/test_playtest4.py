@@ -364,3 +364,24 @@ async def test_the_notes_hint_names_each_mark_key(lang: str, marks: str) -> None
         text = " ".join(line.strip(" │") for line in screen_text(app).splitlines())
         assert marks in " ".join(text.split()), text
         assert "0–4" in screen_text(app).splitlines()[-1]  # the footer keeps the group's label
+
+
+@pytest.mark.parametrize(("lang", "heading"), [("zh", "牌桌上的按键"), ("en", "Keys at the table")])
+async def test_settings_rows_name_their_keys_as_bound(lang: str, heading: str) -> None:
+    """Settings wrote `m  颜色模式` whatever keys.toml bound, and its key list (the table's: `m
+    托管`, `b 暂停`) was headed only `按键`, beside rows where m and b meant something else."""
+    from fengsheng_tui.i18n import Words
+    from fengsheng_tui.screens.settings import SettingsScreen
+
+    game = play_until(6, lambda g: 0 in g.prompts and g.prompts[0].kind == "play")
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang=lang, clock=frozen,
+                       keymap={"settings_colour": "v"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.state.prompt is not None, what="the table")
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen), what="settings")
+        lines = [line.strip() for line in screen_text(app).splitlines()]
+        assert f"v  {Words(lang)('colour_mode')}" in "\n".join(lines) and heading in lines, lines
+        mono = app.mono
+        await pilot.press("v")
+        await wait_until(pilot, lambda: app.mono != mono, what="v toggles the colour mode")
