@@ -211,6 +211,10 @@ def key_label(binding: str, words: Words, keymap: dict[str, str] | None = None) 
     spec = next((s for specs in SCREENS.values() for s in specs if s.id == binding), None)
     if spec is None:
         return binding
+    if spec.key_display and "–" in spec.key_display:
+        # A range (`0–4`) names a group of keys in the footer; a hint naming one of them means that
+        # one (`1 红 · 2 蓝 …`, not `0–4 红 · 0–4 蓝 …`).
+        return key_names((keymap or {}).get(spec.id, spec.keys), words)
     return shown_label(spec, words, keymap or {})
 
 

@@ -346,3 +346,21 @@ async def test_game_over_says_why_a_winner_outside_the_winning_side_won(seed: in
             await wait_until(pilot, lambda app=app: isinstance(app.screen, GameOverScreen), what="game over")
             why = words.event(ev.project(0), app.state.seats, 0)
             assert why and " ".join(why.split()) in " ".join(screen_text(app).split()), why
+
+
+@pytest.mark.parametrize(("lang", "marks"), [("zh", "1 红 · 2 蓝 · 3 酱油 · 4 不明 · 0 清除"),
+                                             ("en", "1 red · 2 blue · 3 neutral · 4 unknown · 0 clears")])
+async def test_the_notes_hint_names_each_mark_key(lang: str, marks: str) -> None:
+    """`n` at 80×24: main's hint read `0–4 红 · 0–4 蓝 · 0–4 酱油 · 0–4 不明 · 0–4 清除` (each key
+    named by its group's footer label)."""
+    from fengsheng_tui.screens.notes import NotesScreen
+
+    game = play_until(6, lambda g: 0 in g.prompts and g.prompts[0].kind == "play")
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang=lang, clock=frozen, keymap={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.state.prompt is not None, what="the table")
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, NotesScreen), what="the notes")
+        text = " ".join(line.strip(" │") for line in screen_text(app).splitlines())
+        assert marks in " ".join(text.split()), text
+        assert "0–4" in screen_text(app).splitlines()[-1]  # the footer keeps the group's label
