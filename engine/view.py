@@ -423,8 +423,12 @@ def waiting(game: Game) -> list[dict[str, object]]:
     s = game.state
     w = s.window
     prompts = game.prompts
-    if s.node == WINDOW and w is not None and prompts and s.asking is None \
-            and all(p.kind == RESPONSE for p in prompts.values()):
-        asked = sorted((seat, w.first_prompt + i) for i, seat in enumerate(w.eligible))
-        return [{"seat": seat, "kind": RESPONSE, "prompt_id": prompt_id} for seat, prompt_id in asked]
+    if s.node == WINDOW and w is not None and prompts and s.asking is None:
+        for p in prompts.values():
+            if p.kind != RESPONSE:
+                break
+        else:
+            first = w.first_prompt  # eligible[i] was asked with first + i
+            asked = sorted(zip(w.eligible, range(first, first + len(w.eligible)), strict=True))
+            return [{"seat": seat, "kind": RESPONSE, "prompt_id": prompt_id} for seat, prompt_id in asked]
     return [{"seat": p.seat, "kind": p.kind, "prompt_id": p.id} for p in sorted(prompts.values(), key=_seat_of)]

@@ -53,8 +53,9 @@ class FrameLog:
         self._facts: tuple[Game, int, list[tuple[object, ...]], Any, list[dict[str, object]]] | None = None
         self._hands: dict[int, tuple[object, list[dict[str, object]]]] = {}
 
-    def take(self, game: Game, auto: list[int] | None = None) -> None:
-        """A frame for every seat now; `auto`: the seats on 托管 (the table knows, the game not).
+    def take(self, game: Game, auto: list[int] | None = None, owns: list[tuple[object, ...]] | None = None) -> None:
+        """A frame for every seat now; `auto`: the seats on 托管 (the table knows, the game not);
+        `owns`: every seat's own facts now, when the caller has them (the fan-out's flush).
 
         Each frame is `frame_of(view(game, seat))`, built from what it shows alone: the seat's
         `own_facts` (its hand, the message and stack if it sees them otherwise than the public,
@@ -65,9 +66,9 @@ class FrameLog:
         then = self._facts
         if then is not None and then[0] is game and then[1] == game.stamp:
             # Only prompts can have changed since (`Game.stamp`), which are read below.
-            owns, message, stack = own_facts_again(game, then[2]), then[3], then[4]
+            owns, message, stack = owns or own_facts_again(game, then[2]), then[3], then[4]
         else:
-            owns, message, stack = table_facts(game)[1], public_message(game), public_stack(game)
+            owns, message, stack = owns or table_facts(game)[1], public_message(game), public_stack(game)
         self._facts = (game, game.stamp, owns, message, stack)
         hands = self._hands
         prompts = game.prompts

@@ -221,7 +221,7 @@ UI = {
     'open_character': '开局翻开',
     'flip_skill': '翻面技能',
     'pick_key': '选择',
-    'scroll_key': '翻页',
+    'scroll_key': '滚动',
     'pick_title': '选择你的角色',
     'pick_hint': '数字或 {key_pick_prev} 选择，{key_confirm} 确认；{key_help} 帮助',
     'picked_wait': '已选择{name}，等待其他玩家选择……',
