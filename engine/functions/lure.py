@@ -34,7 +34,7 @@ def resolve(game: Game, item: StackItem) -> None:
     assert target is not None
     if m is None or target in s.locked or target == m.intercepted_by or not s.seats[target].in_game:
         return
-    m.skipped.add(item.target_seat)
-    game.log("lured", seat=item.target_seat, by=item.user)
-    if m.position == item.target_seat and m.intercepted_by is None:
+    m.skipped.add(target)
+    game.log("lured", seat=target, by=item.user)
+    if m.position == target and m.intercepted_by is None:
         game.route_message()
