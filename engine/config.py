@@ -47,9 +47,12 @@ class GameConfig:
     def identity_counts(self) -> tuple[int, int, int]:
         return identity_options(self.players)[self.identities]
 
-    def validate(self, deal_characters: bool = True) -> None:
+    def validate(self, deal_characters: bool = True, fixed_deal: bool = False) -> None:
         """`deal_characters=False` when a fixed setup names every seat's character (scenarios), so the
-        roster need not be large enough to deal choices from."""
+        roster need not be large enough to deal choices from. `fixed_deal`: a fixed setup (a rule
+        scenario) may use every row of the identity table (RULES.md §2.2), neutrals without
+        characters included: the lobby refuses those only as advice (RULES.md §3 first game: no
+        打酱油 without characters), since such a neutral can win only as the last one standing."""
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ConfigError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {self.players}")
         options = identity_options(self.players)
@@ -70,7 +73,7 @@ class GameConfig:
             if len(roster()) < 2 * self.players:
                 raise ConfigError(f"only {len(roster())} characters are implemented: not enough for {self.players} seats")
         neutral = self.identity_counts()[2]
-        if neutral and not self.characters:
+        if neutral and not self.characters and not fixed_deal:
             raise ConfigError(
                 "a neutral (打酱油的) can only win through a character's secret task: "
                 "without characters choose a configuration with no neutrals"

@@ -148,7 +148,7 @@ class Game:
 
     @classmethod
     def new(cls, config: GameConfig, seed: int, setup: Setup | None = None) -> Game:
-        config.validate(deal_characters=setup is None or not setup.characters)
+        config.validate(deal_characters=setup is None or not setup.characters, fixed_deal=setup is not None)
         names = config.names or tuple(f"P{i + 1}" for i in range(config.players))
         seats = [Seat(i, names[i], "") for i in range(config.players)]
         state = GameState(config=config, seed=seed, rng=random.Random(seed), seats=seats, pile=[])
@@ -282,6 +282,11 @@ class Game:
     def others_in_game(self, seat: int) -> list[int]:
         seats = self.state.seats
         return [x for x in _others(len(seats))[seat] if seats[x].alive and not seats[x].lost]
+
+    def others_standing(self, seat: int) -> list[int]:
+        """The other players in the game who are not dying: those a card can be given to or a message
+        placed before (RULES.md §8.1: a dying player is dead already; his cards are about to go)."""
+        return [x for x in self.others_in_game(seat) if not self.is_dying(x)]
 
     def colour_count(self, seat: int, colour: str) -> int:
         colours = self._colours
@@ -490,18 +495,29 @@ class Game:
 
         In his own play phase the current player answers a card on the stack with any card whose
         timing allows his own play phase as well (锁定, 试探…: CARDS.md timings, issue 11 item 7)."""
+        s = self.state
+        hand = s.seats[seat].hand
         options: list[Option] = []
+        if not hand:  # a seat asked for its character alone (every window asks one face-down)
+            return options
         deck = self.deck
         option = P.option
         targets_of: dict[str, list[Any] | None] = {}
-        own_play_too = moment == STEP_PLAY and seat == self.state.current
-        play_as = characters.play_as_functions(self, seat) if self.state.config.characters else None
-        for card_id in self.state.seats[seat].hand:
+        own_play_too = moment == STEP_PLAY and seat == s.current
+        play_as = characters.play_as_functions(self, seat) if s.config.characters else None
+        for card_id in hand:
             function = deck[card_id].function
-            if function not in targets_of:
-                targets_of[function] = self._targets(function, seat, moment, own_play_too)
-            for target_seat, target_card in targets_of[function] or ():
-                options.append(option("play", card_id, target_seat, target_card))
+            if function in targets_of:
+                targets = targets_of[function]
+            else:
+                rule = RULES[function]
+                targets = rule.targets(self, seat, moment)
+                if targets is None and own_play_too:
+                    targets = rule.targets(self, seat, OWN_PLAY)
+                targets_of[function] = targets
+            if targets:
+                for target_seat, target_card in targets:
+                    options.append(option("play", card_id, target_seat, target_card))
             if play_as:
                 for as_function in characters.card_functions(self, seat, card_id, play_as):
                     if as_function not in targets_of:
@@ -511,6 +527,7 @@ class Game:
         return options
 
     def _targets(self, function: str, seat: int, moment: str, own_play_too: bool) -> list[Any] | None:
+        """A function's targets for `seat` now (`_card_options` finds a card's own inline, alike)."""
         rule = RULES[function]
         found = rule.targets(self, seat, moment)
         if found is None and own_play_too:
@@ -564,6 +581,29 @@ class Game:
         s.node = TURN_END
         return True
 
+    def _holder_gone(self) -> bool:
+        """RULES.md §5.2 "dead players and players who have lost are skipped": the seat the message
+        heads to (or lies in front of) left the game before receiving it. [DECISION] It moves on
+        from the seat it came from if it had not reached him yet, from his seat if it had (arrived,
+        or taken by his 截获), and is forced on nobody: having to accept it (截获, 截上截, 转移) was
+        his alone. A 退回 of his that took effect still turns it round (a 直达 back to its sender)."""
+        s = self.state
+        m = s.message
+        if m is None or s.seats[m.position].in_game:
+            return False
+        if m.intercepted_by is not None or s.node != AFTER_TRANSMIT:
+            m.origin = m.position
+        if m.sent_back:
+            m.sent_back = False
+            if m.method == DIRECT:
+                m.returning = True
+            else:
+                m.direction = -m.direction
+        m.intercepted_by = None
+        m.forced = False  # the next holder's own case decides (a returning sender is forced again)
+        s.node = TRANSMIT
+        return True
+
     def route_message(self) -> None:
         """Set the seat the message heads to next (RULES.md §5.2, [DECISION] full circle)."""
         s = self.state
@@ -600,7 +640,7 @@ class Game:
         return False
 
     def _after_transmit(self) -> bool:
-        if self._sender_gone():
+        if self._sender_gone() or self._holder_gone():
             return False
         m = self.state.message
         assert m is not None
@@ -613,7 +653,7 @@ class Game:
         return False
 
     def _after_arrive(self) -> bool:
-        if self._sender_gone():
+        if self._sender_gone() or self._holder_gone():
             return False
         s = self.state
         m = s.message
@@ -635,9 +675,7 @@ class Game:
         m = s.message
         assert m is not None
         holder = m.position
-        if not s.seats[holder].in_game:
-            m.origin = holder
-            s.node = TRANSMIT
+        if self._holder_gone():
             return False
         if m.forced or holder in s.locked or holder == m.sender:
             self._accept()
@@ -975,6 +1013,13 @@ class Game:
         """In the game and not dying: a dying player counts as dead (for a win, a task, a partner)."""
         return self.state.seats[seat].in_game and not self.is_dying(seat)
 
+    def died_before(self, victim: int) -> list[int]:
+        """The players who died before `victim` (RULES.md §8.1 "dies immediately": a player dies
+        the moment he holds his third black message, not when his death procedure ends, so one
+        killed during another's death procedure died after him although he is carried out first)."""
+        order = list(self.state.killers)  # filled as deaths start (`check_end`); 救美 takes hers out
+        return order[:order.index(victim)] if victim in order else order
+
     def killer_of(self, victim: int) -> int | None:
         """RULES.md §8.1 [DECISION]: whoever put the lethal black message there; nobody if the victim."""
         killer = self.state.seats[victim].last_black_by
@@ -996,6 +1041,8 @@ class Game:
         if died:
             player.alive = False
             s.deaths.append(seat)
+            order = list(s.killers)  # in order of death (`died_before`)
+            s.deaths.sort(key=lambda x: order.index(x) if x in order else -1)
         else:
             player.lost = True
         player.revealed = True

@@ -210,7 +210,7 @@ def build_game(data: Mapping[str, Any]) -> Game:
         characters=bool(data.get("characters")),
     )
     try:
-        config.validate(deal_characters=False)
+        config.validate(deal_characters=False, fixed_deal=True)
     except ConfigError as exc:
         raise ScenarioError(str(exc)) from exc
     deck = build_deck(config.deck)

@@ -179,8 +179,10 @@ class GameState:
     winners: list[int] = field(default_factory=list)
     declarer: int | None = None
     win_reason: str | None = None
-    deaths: list[int] = field(default_factory=list)  # in order of death
-    killers: dict[int, int | None] = field(default_factory=dict)  # victim -> killer (RULES.md §8.1)
+    deaths: list[int] = field(default_factory=list)  # in order of death (the order of `killers`)
+    # victim -> killer (RULES.md §8.1), filled the moment a death starts, so in order of death
+    # even when a death inside another's death procedure is carried out first (`Game.died_before`)
+    killers: dict[int, int | None] = field(default_factory=dict)
     next_prompt_id: int = 1
     decisions: int = 0
 

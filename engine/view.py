@@ -96,8 +96,8 @@ def public_view(game: Game, entries: list[dict[str, object]] | None = None) -> d
         "identity": None,
         "character_choices": [],
         "task": None,
-        "message": _message(game, None),
-        "stack": [_stack_item(game, item, None) for item in s.stack],
+        "message": public_message(game),
+        "stack": public_stack(game),
         "window": None if w is None else {"step": w.step, "eligible": list(w.eligible)},
         "pile": len(s.pile),
         "discard": [game.face(c) for c in s.discard] if s.config.discard_face_up else len(s.discard),
@@ -227,6 +227,16 @@ def table_facts(game: Game) -> tuple[list[tuple[object, ...]], list[tuple[object
                  None if prompt is None else prompt.id, message if seat in seen_message else None,
                  tuple([_stack_item(game, item, seat) for item in s.stack]) if seat in probed else None))
     return entries, owns
+
+
+def public_message(game: Game) -> dict[str, object] | None:
+    """The public view's `message` (what a seat that has not seen the card sees of it), alone."""
+    return _message(game, None)
+
+
+def public_stack(game: Game) -> list[dict[str, object]]:
+    """The public view's `stack` (what a seat that played or faces no 试探 on it sees), alone."""
+    return [_stack_item(game, item, None) for item in game.state.stack]
 
 
 def public_view_again(game: Game, last: dict[str, object], entries: list[dict[str, object]]) -> dict[str, object]:
@@ -413,8 +423,12 @@ def waiting(game: Game) -> list[dict[str, object]]:
     s = game.state
     w = s.window
     prompts = game.prompts
-    if s.node == WINDOW and w is not None and prompts and s.asking is None \
-            and all(p.kind == RESPONSE for p in prompts.values()):
-        asked = sorted((seat, w.first_prompt + i) for i, seat in enumerate(w.eligible))
-        return [{"seat": seat, "kind": RESPONSE, "prompt_id": prompt_id} for seat, prompt_id in asked]
+    if s.node == WINDOW and w is not None and prompts and s.asking is None:
+        for p in prompts.values():
+            if p.kind != RESPONSE:
+                break
+        else:
+            first = w.first_prompt  # eligible[i] was asked with first + i
+            asked = sorted(zip(w.eligible, range(first, first + len(w.eligible)), strict=True))
+            return [{"seat": seat, "kind": RESPONSE, "prompt_id": prompt_id} for seat, prompt_id in asked]
     return [{"seat": p.seat, "kind": p.kind, "prompt_id": p.id} for p in sorted(prompts.values(), key=_seat_of)]

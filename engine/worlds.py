@@ -203,6 +203,7 @@ class _Log:
         self.killers: dict[int, int | None] = {}
         blacks: dict[int, set[int]] = {}
         dying: dict[int, int | None] = {}
+        doomed: list[int] = []  # seats as their deaths started (Game.check_end fixes the killer then)
         self.characters: dict[int, str] = {}
         self.my_choices: set[str] = set()
         # Messages in front of each seat as the log moves them, for what a seat left with when it
@@ -245,13 +246,18 @@ class _Log:
                         blacks.setdefault(victim, set()).add(int(card_id))
                     if len(blacks.get(victim, ())) >= 3 and victim not in dying:
                         dying[victim] = None if by is None or int(by) == victim else int(by)
+                        doomed.append(victim)
             elif kind == "saved":
                 dying.pop(int(e["seat"]), None)
+                if int(e["seat"]) in doomed:
+                    doomed.remove(int(e["seat"]))
             elif kind in ("died", "lost"):
                 self.revealed.add(int(e["seat"]))
                 self.left[int(e["seat"])] = (self.messages.pop(int(e["seat"]), []), turn)
                 if kind == "died":
                     self.deaths.append(int(e["seat"]))
+                    # in order of death, which a death inside another's procedure does not follow
+                    self.deaths.sort(key=lambda x: doomed.index(x) if x in doomed else -1)
                     self.killers[int(e["seat"])] = dying.pop(int(e["seat"]), None)
                 if e.get("character"):
                     self.characters[int(e["seat"])] = str(e["character"])

@@ -211,6 +211,10 @@ def key_label(binding: str, words: Words, keymap: dict[str, str] | None = None) 
     spec = next((s for specs in SCREENS.values() for s in specs if s.id == binding), None)
     if spec is None:
         return binding
+    if spec.key_display and "–" in spec.key_display:
+        # A range (`0–4`) names a group of keys in the footer; a hint naming one of them means that
+        # one (`1 红 · 2 蓝 …`, not `0–4 红 · 0–4 蓝 …`).
+        return key_names((keymap or {}).get(spec.id, spec.keys), words)
     return shown_label(spec, words, keymap or {})
 
 
@@ -279,8 +283,10 @@ def capital(text: str) -> str:
 
 HELP_KEYS = (
     KeySpec("help_close", "escape,backspace,question_mark,q", "close", "back", key_display="Esc"),
-    KeySpec("help_down", "down,j", "scroll(1)", "next", show=False),
-    KeySpec("help_up", "up,k", "scroll(-1)", "prev", show=False),
+    KeySpec("help_up", "up,k", "scroll(-1)", "scroll_key", key_display="↑/↓", covers=("help_down",)),
+    KeySpec("help_down", "down,j", "scroll(1)", "scroll_key", show=False),
+    KeySpec("help_page_up", "pageup", "page(-1)", "scroll_key", key_display="PgUp/PgDn", covers=("help_page_down",)),
+    KeySpec("help_page_down", "pagedown", "page(1)", "scroll_key", show=False),
 )
 SETTINGS_KEYS = (
     KeySpec("settings_language", "l", "language", "language"),

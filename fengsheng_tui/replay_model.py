@@ -200,12 +200,56 @@ def rebuild(replay: dict[str, Any], step: int) -> dict[str, Any]:
     for seat in view["seats"]:
         seat.update(alive=True, lost=False, messages=[], counts=dict.fromkeys(COLOURS, 0),
                     locked=False, skipped=False, hand_count=0, auto=False, online=True)
-        if seat.get("index") != replay.get("seat"):
-            seat["identity"] = None
+        # No character before the pick, no identity before the deal: the events show each one.
+        seat["character"] = None
+        seat["identity"] = "" if seat.get("index") == replay.get("seat") else None
     placing = Placing()
     for ev in events[:step]:
         follow(view, ev, placing)
+        follow_character(view, ev, replay["final"]["seats"])
     return view
+
+
+def character_entry(cid: object, face_up: bool) -> dict[str, Any]:
+    """A seat's character as the view writes it (`engine.view`): face-down with no id unless known."""
+    from engine import characters
+
+    if not isinstance(cid, str) or not cid:
+        return {"face_up": False}
+    c = characters.character(cid)
+    return {"id": c.id, "name": c.name, "name_en": c.name_en, "face_up": face_up,
+            "gender": c.gender if face_up else None, "skills": list(c.skill_names)}
+
+
+def follow_character(view: dict[str, Any], ev: dict[str, Any], final: list[dict[str, Any]]) -> None:
+    """Characters and identities as the seat saw them then (the final view shows the end's: every
+    character face-up that was flipped, from the first step on, and no identity revealed before)."""
+    kind, index = ev.get("kind"), ev.get("seat")
+    if kind not in ("character_picked", "character", "character_flipped", "character_covered", "identity",
+                    "identity_revealed", "died", "lost") \
+            or not isinstance(index, int) or not 0 <= index < len(view["seats"]):
+        return
+    entry = view["seats"][index]
+    now = entry.get("character") or {}
+    if kind == "identity":  # dealt: ours only (the others' stay secret)
+        if ev.get("identity"):
+            entry["identity"] = ev["identity"]
+    elif kind == "character_picked":  # our own pick (the others' are not on the table yet)
+        if ev.get("character"):
+            entry["character"] = character_entry(ev.get("character"), True)
+    elif kind == "character":
+        entry["character"] = character_entry(ev.get("character"), ev.get("face_up") is True)
+    elif kind in ("character_flipped", "died", "lost"):  # leaving the game turns it face-up too
+        if kind == "character_flipped" or ev.get("character"):
+            entry["character"] = character_entry(ev.get("character") or now.get("id"), True)
+    elif kind == "character_covered":
+        # Still known where the identity is (our own seat, or one revealed): face-down, no gender.
+        entry["character"] = character_entry(now.get("id") if entry.get("identity") is not None else None, False)
+    else:
+        entry["identity"] = ev.get("identity")
+        known = (final[index].get("character") or {}) if index < len(final) else {}
+        if known.get("id") and not now.get("id"):  # a revealed identity shows the character too
+            entry["character"] = character_entry(known["id"], bool(now.get("face_up")))
 
 
 class Placing:

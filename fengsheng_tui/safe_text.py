@@ -4,10 +4,12 @@ Every string another player or the network chose (names, chat, table names, LAN 
 messages, anything in a server's frames or a replay file) is untrusted. Two things keep it from
 acting on the player's terminal or UI:
 
-- **Control and format characters are removed** (`clean`): C0/C1 controls and ESC (which start
+- **Control and format characters are removed** (`clean`, by the one rule of `net.text.shown`
+  that the LAN adverts and the doors' prompts use too): C0/C1 controls and ESC (which start
   terminal sequences such as OSC 0 titles and OSC 52 clipboard writes), DEL, bidi overrides and
   isolates, zero-width characters, line and paragraph separators, surrogates and private-use
-  characters. `clean_tree` does it to a whole message; `ClientState.apply`, the replay screen and
+  characters; and what draws otherwise than the layout counts it: unassigned code points,
+  the invisible Hangul fillers, more than four combining marks on one character. `clean_tree` does it to a whole message; `ClientState.apply`, the replay screen and
   the LAN lobby pass everything they receive through it, so nothing in the client's state holds a
   control character.
 - **It is never parsed as markup** (`plain`): Rich and Textual read `[bold]`, `[/]` and
@@ -19,31 +21,21 @@ acting on the player's terminal or UI:
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from rich.text import Text
 
-#: Unicode categories that never belong on a line of text from another player: controls (Cc),
-#: format characters (Cf: bidi, zero-width, BOM, soft hyphen), surrogates (Cs), private use
-#: (Co), and line/paragraph separators (Zl, Zp).
-REMOVED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
-#: Characters that would otherwise fold lines or columns: they become one space.
-SPACED = frozenset("\t\n\r\x0b\x0c\u2028\u2029\x85")
+from net.text import shown
+
 #: Deepest structure `clean_tree` walks (inbound frames are capped at 32 already).
 MAX_DEPTH = 40
 
 
-def _keep(ch: str) -> bool:
-    return ch.isprintable() or (ch not in SPACED and unicodedata.category(ch) not in REMOVED_CATEGORIES)
-
-
 def clean(value: object, limit: int | None = None) -> str:
-    """`value` as one line of printable text: controls, format characters and separators
-    removed (tabs and line breaks become a space), at most `limit` characters."""
-    text = value if isinstance(value, str) else str(value)
-    if not text.isprintable():
-        text = "".join(" " if ch in SPACED else ch for ch in text if ch in SPACED or _keep(ch))
+    """`value` as one line of text that draws as it is counted (`net.text.shown`: controls, format
+    characters, separators, unassigned code points, invisible fillers and stacks of combining
+    marks removed; tabs and line breaks become a space), at most `limit` characters."""
+    text = shown(value if isinstance(value, str) else str(value))
     return text if limit is None or len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
@@ -56,7 +48,7 @@ def clean_tree(node: Any, depth: int = 0) -> Any:
     """A copy of a decoded message with every string in it (keys too) `clean`ed; numbers, bools
     and None stay as they are. Deeper than MAX_DEPTH the rest is dropped (None)."""
     if isinstance(node, str):
-        return node if node.isprintable() else clean(node)
+        return shown(node)
     if depth > MAX_DEPTH:
         return None
     if isinstance(node, dict):

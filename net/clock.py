@@ -9,6 +9,7 @@ seat gets back exactly the time it had left (the table refuses every choice whil
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 
 class TableClock:
@@ -57,6 +58,20 @@ class TableClock:
                 self._shown.clear()
             shown = self._shown[deadline] = round(deadline - self.epoch, 3)
         return shown
+
+    def show_deadlines(self, waiting: list[dict[str, Any]]) -> dict[int, float]:
+        """Give each entry of a view's `waiting` its prompt's `deadline`; those by prompt id.
+        `deadline` for each, without a call per entry: every flush shows every waiting seat's."""
+        deadlines, answered, shown = self.deadlines, self.answered, self._shown
+        found: dict[int, float] = {}
+        for entry in waiting:
+            prompt_id = entry["prompt_id"]
+            deadline = deadlines.get(prompt_id) or answered.get(prompt_id)
+            value = 0.0 if deadline is None else shown.get(deadline)
+            if value is None:
+                value = self.deadline(prompt_id)  # rounded once, then kept by the moment
+            entry["deadline"] = found[prompt_id] = value
+        return found
 
     def issue(self, prompt_id: int, seconds: float, cap: float | None, bot_wait: float) -> None:
         """A new prompt's deadline `seconds` from now (at most `cap` seconds, for a dropped seat),

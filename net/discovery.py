@@ -19,7 +19,6 @@ import functools
 import ipaddress
 import secrets
 import socket
-import unicodedata
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +37,7 @@ from zeroconf import (
 )
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from net.text import shown
 from net.version import PROTOCOL_VERSION
 
 __all__ = [
@@ -232,7 +232,6 @@ MAX_TXT_SEATS = 64
 _MAX_VERSION_DIGITS = 6
 #: Characters a TXT text never keeps: controls (ESC, C1), format (bidi, zero-width), separators,
 #: surrogates, private use.
-_UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 
 
 def _parse_int(value: str | None, default: int = 0, hi: int = 10**_MAX_VERSION_DIGITS - 1) -> int:
@@ -247,8 +246,7 @@ def _txt_text(value: str | None, limit: int = MAX_TXT_TEXT) -> str:
     """A TXT value as text that may be shown: unprintable characters removed, at most `limit` long."""
     if not value:
         return ""
-    text = "".join(ch for ch in value if ch == " " or unicodedata.category(ch) not in _UNPRINTABLE)
-    return text[:limit].strip()
+    return shown(value)[:limit].strip()
 
 
 def _seats(value: str | None) -> tuple[int, int]:

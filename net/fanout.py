@@ -1,9 +1,10 @@
 """The fan-out of a table's game: one moment's views, as frames, to every connection present.
 
 `FanOut` is owned by its `Table` and called one way: the table hands it the game and its timers
-when something changed (`send`), or asks for one connection's frames (`frames_for`, a reconnect)
-or a seat's whole view (`snapshot`); it reads the table's seats, clock and stand-ins (whether the
-table fast-forwards) and never calls back.
+when something changed (`send`, with the table's replay frames to take when it keeps a journal),
+or asks for one connection's frames (`frames_for`, a reconnect) or a seat's whole view
+(`snapshot`); it reads the table's seats, clock and stand-ins (whether the table fast-forwards)
+and never calls back.
 
 Everything a seat is sent about the game is built here, from `engine.view` (the public view and
 the seat's part, whose merge is `view(game, seat)`) and `engine.view.events_for` only, plus public
@@ -54,6 +55,7 @@ from engine.view import (
 )
 from net import protocol as P
 from net.clock import TableClock
+from net.replays import FrameLog
 from net.seats import Seats, Session, seat_bot
 from net.standins import StandIns
 
@@ -266,8 +268,10 @@ class FanOut:
         #: The last flush's `table_facts` and public view of the kept game, with its stamp then.
         self._facts: tuple[int, list[tuple[object, ...]], list[tuple[object, ...]], dict[str, Any]] | None = None
 
-    def send(self, game: Game, timers: dict[str, float]) -> None:
-        """Each connection's frames, in one write per connection.
+    def send(self, game: Game, timers: dict[str, float], replay: FrameLog | None = None,
+             auto: list[int] | None = None) -> None:
+        """Each connection's frames, in one write per connection; `replay`, a table's replay
+        frames (with a journal), takes every seat's from the same facts (`auto`: the seats on 托管).
 
         The public view is built, annotated and diffed once for the whole flush (`_Flush`); per
         connection only its seat's part. Each connection is written as soon as its frames are
@@ -275,7 +279,9 @@ class FanOut:
         builds the rest (measured: holding every write back until all frames were built was slower).
         """
         sessions = list(self.seats.sessions)
-        self._flush = self._new_flush(game, timers)
+        self._flush = flush = self._new_flush(game, timers)
+        if replay is not None:
+            replay.take(game, auto, flush.own)
         try:
             for session in sessions:
                 frames = self.frames_for(session, game, timers)
@@ -509,10 +515,7 @@ class FanOut:
             public = public_view(game, entries) if public_then is None else public_view_again(game, public_then, entries)
             self._facts = (game.stamp, all_entry_facts, own, public)
         public["table"] = self.table
-        deadlines = {}
-        for entry in public["waiting"]:
-            prompt_id = int(entry["prompt_id"])
-            entry["deadline"] = deadlines[prompt_id] = self.timing.deadline(prompt_id)
+        deadlines = self.timing.show_deadlines(public["waiting"])
         public["timers"] = dict(timers)
         public["clock"] = self.timing.view_clock()
         public["paused"] = self.timing.paused_by

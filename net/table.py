@@ -402,8 +402,9 @@ class Table:
         game = self.game
         if game is not None and self.phase != LOBBY:
             if self.replay_frames is not None and not game.over:
-                self.replay_frames.take(game, [slot.index for slot in self.slots if slot.auto])
-            self.fanout.send(game, self.timers)
+                self.fanout.send(game, self.timers, self.replay_frames, [slot.index for slot in self.slots if slot.auto])
+            else:
+                self.fanout.send(game, self.timers)
             return
         for session in list(self.sessions):
             self.fanout.write(session, self.frames_for(session))

@@ -5,15 +5,18 @@ seat's frames are exactly views it was sent, never another seat's."""
 from __future__ import annotations
 
 import asyncio
+import random
 from pathlib import Path
 
+import pytest
 from test_journal_integrity import finished_game
 
 from engine import Game, GameConfig, view
+from engine.view import table_facts
 from fengsheng_tui.replay_model import load_replay
 from net.client import Client
 from net.records import unpack_record
-from net.replays import frame_of
+from net.replays import FrameLog, add_frame, frame_of
 from net.server import GameServer
 from net.table import Table
 
@@ -80,3 +83,42 @@ async def test_a_server_replay_keeps_when_a_seat_was_on_auto_play(tmp_path: Path
         after = [f for f in frames if f["at"] > at]
         assert before and after, label
         assert not any(f["auto"] for f in before) and all(f["auto"] == [seat] for f in after), label
+
+
+@pytest.mark.parametrize(("players", "identities", "characters", "seeds"), [
+    (9, "default", True, range(1, 3)), (6, "3v3", False, range(1, 3)), (5, "default", True, range(4, 6)),
+])
+def test_the_frames_a_table_takes_are_each_seats_whole_view_cut_down(
+        players: int, identities: str, characters: bool, seeds: range) -> None:
+    """`FrameLog.take` builds each frame from what it shows alone (and keeps what it read while the
+    game's stamp stays): at every step of whole games, through passes that leave a window open, a
+    probe on the stack, a message only some seats saw and seats going on and off 托管, its frames
+    are those `frame_of` cuts from every seat's whole view."""
+    seen: set[str] = set()
+    for seed in seeds:
+        game = Game.new(GameConfig(players=players, identities=identities, characters=characters), seed)
+        rng = random.Random(seed)
+        log = FrameLog(players)
+        expected: dict[int | None, list[dict[str, object]]] = {seat: [] for seat in [*range(players), None]}
+        auto: list[int] = []
+        while True:
+            log.take(game, auto)
+            for seat, frames in expected.items():
+                add_frame(frames, frame_of(view(game, seat), len(game.events), auto))
+            assert {seat: (len(frames), frames[-1]) for seat, frames in log.frames.items()} \
+                == {seat: (len(frames), frames[-1]) for seat, frames in expected.items()}
+            owns = table_facts(game)[1]
+            seen |= {name for name, hit in (("secret message", any(f[6] is not None for f in owns)),
+                                            ("probe", any(f[7] is not None for f in owns)),
+                                            ("auto", bool(auto))) if hit}
+            if game.over:
+                break
+            if rng.random() < 0.05:
+                auto = sorted(rng.sample(range(players), rng.randrange(3)), reverse=True)
+            prompt = rng.choice(game.pending())
+            stamp = game.stamp
+            game.choose(prompt.seat, prompt.id, rng.choice(prompt.options).id)
+            if game.stamp == stamp:
+                seen.add("stamp kept")
+        assert log.frames == expected
+    assert seen == {"secret message", "probe", "auto", "stamp kept"}

@@ -308,12 +308,17 @@ def skill_options(game: Game, seat: int, moment: str) -> list[P.Option]:
         return []
     options = []
     stack = game.state.stack
-    waiting = {item.skill for item in stack if item.user == seat} if stack else ()
     for skill in skills:
+        if not usable(game, seat, skill):
+            continue
+        name = skill.name
         # [DECISION] a skill cannot be used again while its previous use is still on the stack.
-        if usable(game, seat, skill) and skill.name not in waiting:
+        for item in stack:
+            if item.skill == name and item.user == seat:
+                break
+        else:
             for target_seat, target_card in skill.targets(game, seat, moment) or ():
-                options.append(P.option("skill", None, target_seat, target_card, name=skill.name))
+                options.append(P.option("skill", None, target_seat, target_card, name=name))
     return options
 
 

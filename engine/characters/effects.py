@@ -31,7 +31,7 @@ def black_cards(game: Game, seat: int) -> list[int]:
 def offer_black_placement(game: Game, owner: int, targets: list[int], skill: str) -> None:
     """Ask `owner` whether to place a black card from his hand in front of one of `targets`."""
     blacks = black_cards(game, owner)
-    targets = [t for t in targets if game.state.seats[t].in_game]
+    targets = [t for t in targets if game.standing(t)]  # not a dying player: he is dead already
     if not blacks or not targets:
         return
     decline = P.option("decline", name=skill)
@@ -98,7 +98,7 @@ def black_messages(game: Game) -> list[Target]:
 
 def give_card(game: Game, seat: int) -> None:
     """Ask `seat` which hand card goes face-down to which other player (联动, 嗜血)."""
-    options = [P.option("give", c, to) for c in game.state.seats[seat].hand for to in game.others_in_game(seat)]
+    options = [P.option("give", c, to) for c in game.state.seats[seat].hand for to in game.others_standing(seat)]
     if options:
         game.ask(seat, P.SKILL, options, options[0].id, then="effects.give")
 

@@ -61,7 +61,9 @@ def _houzhu(game: Game, owner: int, ctx: dict[str, Any], opt: P.Option) -> None:
     assert source is not None
     hand = game.state.seats[source].hand
     game.log("hand_seen", {"cards": [game.face(c) for c in hand]}, seen_by=(owner,), seat=owner, source=source)
-    options = [P.option("place", c, to) for c in hand for to in game.others_in_game(owner)]
+    options = [P.option("place", c, to) for c in hand for to in game.others_standing(owner)]
+    if not options:
+        return
     game.ask(owner, P.SKILL, options, options[0].id, then="fuping.houzhu", source=source)
 
 
@@ -81,7 +83,7 @@ HOUZHU = Triggered("后著", "dying", _dying_self, _houzhu, targets=_houzhu_targ
 
 def _task(game: Game, seat: int, ctx: dict[str, Any]) -> bool:
     """She is the second (or a later) player to die: someone died before her."""
-    return ctx.get("victim") == seat and len(game.state.deaths) >= 1
+    return ctx.get("victim") == seat and bool(game.died_before(seat))
 
 
 CHARACTER = register("fuping", (XIANJI, HOUZHU), task=_task, task_at="death")

@@ -33,11 +33,11 @@ CHENGFU = Passive("城府")  # engine/functions/probe.py asks its owner how to a
 
 def _dying_self(game: Game, owner: int, ctx: dict[str, Any]) -> bool:
     return ctx["seat"] == owner and still_dying(game, owner) and bool(game.state.seats[owner].hand) \
-        and bool(game.others_in_game(owner))
+        and bool(game.others_standing(owner))
 
 
 def _yizhi_targets(game: Game, owner: int, ctx: dict[str, Any]) -> list[P.Option]:
-    return [P.option("use", seat=seat, name="遗志") for seat in game.others_in_game(owner)]
+    return [P.option("use", seat=seat, name="遗志") for seat in game.others_standing(owner)]
 
 
 def _yizhi(game: Game, owner: int, ctx: dict[str, Any], opt: P.Option) -> None:

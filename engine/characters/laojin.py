@@ -83,7 +83,7 @@ def _ask_place(game: Game, st: Step) -> None:
     owner, given = st.seat, st.data["given"]
     assert owner is not None
     hand = game.state.seats[owner].hand
-    targets = [t for t in game.others_in_game(owner) if t not in given]
+    targets = [t for t in game.others_standing(owner) if t not in given]
     if game.over or not game.state.seats[owner].in_game or not hand or not targets:
         return
     done = P.option("done")

@@ -102,7 +102,7 @@ def _side_out(game: Game, identity: str) -> bool:
 
 def _first_to_die(game: Game, seat: int, ctx: dict[str, Any]) -> bool:
     """Judged at a death: he is the first player to die."""
-    return ctx.get("victim") == seat and not game.state.deaths
+    return ctx.get("victim") == seat and not game.died_before(seat)
 
 
 def _task(game: Game, seat: int, ctx: dict[str, Any]) -> bool:

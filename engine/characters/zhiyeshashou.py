@@ -37,7 +37,8 @@ LIANJI = Triggered("连击", "obtained", _my_black_message_obtained, _lianji, fo
 
 def _task(game: Game, seat: int, ctx: dict[str, Any]) -> bool:
     """He is the killer (RULES.md §8.1) of another player who is not the first to die."""
-    return ctx.get("killer") == seat and ctx.get("victim") != seat and len(game.state.deaths) >= 1
+    victim = ctx.get("victim")
+    return ctx.get("killer") == seat and victim is not None and victim != seat and bool(game.died_before(victim))
 
 
 CHARACTER = register("zhiyeshashou", (YUMOU, LIANJI), task=_task, task_at="death")

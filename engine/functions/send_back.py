@@ -33,8 +33,8 @@ def may_redirect(game: Game, user: int, moment: str) -> bool:
 def resolve(game: Game, item: StackItem) -> None:
     s = game.state
     m = s.message
-    if m is None or m.position != item.user:
-        return
+    if m is None or m.position != item.user or not s.seats[item.user].in_game:
+        return  # the message is no longer in front of him, or he left the game first
     if item.user in s.locked:
         game.log("no_effect", card=game.public_face(item), seat=item.user, reason="locked")
         return

@@ -36,12 +36,43 @@ def loopback_source(address: str) -> str | None:
     return source
 
 
+#: Game clients a door starts for one address: a burst, then one per this many seconds. Starting
+#: one costs about a second of CPU (Python, Textual, the game): a stranger opening and closing
+#: sockets or sessions in a loop would otherwise keep the host's cores busy with nothing else.
+SPAWN_BURST = 6
+SPAWN_SECONDS = 10.0
+
+
+class SpawnBudget:
+    """How many game clients each address may still have started now (a token bucket per address)."""
+
+    def __init__(self, burst: int = SPAWN_BURST, seconds: float = SPAWN_SECONDS) -> None:
+        self.burst, self.seconds = burst, seconds
+        self._tokens: dict[str, tuple[float, float]] = {}  # address -> (tokens, monotonic time)
+
+    def wait(self, address: str) -> float:
+        """0 and one start taken if `address` may start a client now, else the seconds until it may."""
+        now = time.monotonic()
+        tokens, last = self._tokens.get(address, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - last) / self.seconds)
+        if tokens < 1:
+            self._tokens[address] = (tokens, now)
+            return (1 - tokens) * self.seconds
+        if len(self._tokens) > 4096:  # bounded: forget the addresses whose budget is whole again
+            self._tokens = {a: v for a, v in self._tokens.items()
+                            if v[0] + (now - v[1]) / self.seconds < self.burst}
+        self._tokens[address] = (tokens - 1, now)
+        return 0.0
+
+
 class QuietLog:
     """A door's log of refusals: at most `lines` a minute, then one count of the rest, so that a
     stranger's flood of connections or requests cannot flood the host's log (or its disk)."""
 
-    def __init__(self, log: logging.Logger, prefix: str, lines: int = 10, window: float = 60.0) -> None:
+    def __init__(self, log: logging.Logger, prefix: str, lines: int = 10, window: float = 60.0,
+                 level: int = logging.WARNING, what: str = "refusals") -> None:
         self.log, self.prefix, self.lines, self.window = log, prefix, lines, window
+        self.level, self.what = level, what
         self._start = -window
         self._logged = 0
         self._held = 0
@@ -55,8 +86,8 @@ class QuietLog:
             return
         self._logged += 1
         held, self._held = self._held, 0
-        more = f" ({held} more refusals were not logged)" if held else ""
-        self.log.warning("%s%s%s", self.prefix, line, more)
+        more = f" ({held} more {self.what} were not logged)" if held else ""
+        self.log.log(self.level, "%s%s%s", self.prefix, line, more)
 
 
 @dataclass(frozen=True)

@@ -38,10 +38,13 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 import asyncssh
+from rich.text import Text
+
+from net.text import shown
 
 from ..paths import load_json
 from ..preferences import locale_lang
-from .guest import QuietLog, loopback_source
+from .guest import SPAWN_BURST, SPAWN_SECONDS, QuietLog, SpawnBudget, loopback_source
 from .ssh_guest import EXIT_FULL
 
 log = logging.getLogger("fengsheng.ssh")
@@ -61,6 +64,8 @@ SESSION_LINGER = 2.0
 MAX_ATTEMPTS = 5
 #: Client variables passed on to the game client (display only); everything else is dropped.
 PASSED_ENV = {"COLORTERM": r"[a-z0-9]{1,16}", "TEXTUAL_ANIMATIONS": r"none|basic|full", "NO_COLOR": r"[ -~]{0,8}"}
+#: Every client variable the door reads (as asyncssh keeps them: bytes); any other is dropped.
+READ_ENV = frozenset(name.encode() for name in (*PASSED_ENV, "LC_ALL", "LC_MESSAGES", "LANG"))
 #: Why a forwarding channel is refused, as the guest's ssh shows it.
 REFUSED = "this door only runs the game"
 TERM_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
@@ -77,6 +82,9 @@ class Limits:
     name_seconds: float = 120.0
     #: Seconds for the SSH handshake and authentication.
     login_seconds: float = 30.0
+    #: Game clients one address may start: a burst, then one per `spawn_seconds` (`SpawnBudget`).
+    spawn_burst: int = SPAWN_BURST
+    spawn_seconds: float = SPAWN_SECONDS
 
 
 class TableInfo(Protocol):
@@ -118,8 +126,8 @@ def guest_id(key: asyncssh.SSHKey | None, address: str, username: str) -> str:
 
 
 def printable(text: str, limit: int = 200) -> str:
-    """Text with every control and format character removed, at most `limit` characters."""
-    return "".join(ch for ch in text if ch.isprintable())[:limit]
+    """Text as every screen shows untrusted text (`net.text.shown`), at most `limit` characters."""
+    return shown(text)[:limit]
 
 
 def cells(text: str) -> int:
@@ -166,7 +174,7 @@ class LineEditor:
                 self.text = self.text[:-1]
             elif ch == "\x15":
                 self.text = ""
-            elif ch.isprintable() and len(self.text) < self.limit:
+            elif ch.isprintable() and len(self.text) < self.limit and shown(self.text + ch) == self.text + ch:
                 self.text += ch
         return None
 
@@ -197,6 +205,11 @@ class SshDoor:
         self._spare_task: asyncio.Task[None] | None = None
         self._closing = False
         self._refusals = QuietLog(log, "ssh: ")
+        self._prompt_lines = QuietLog(log, "ssh: ", lines=30, level=logging.INFO, what="lines")
+        self.spawns = SpawnBudget(self.limits.spawn_burst, self.limits.spawn_seconds)
+        #: Spare clients started (door-wide): connections reaching the prompt and leaving in a loop
+        #: would otherwise start and end one each time.
+        self._spares = SpawnBudget(3, 10.0)
 
     @property
     def fingerprint(self) -> str:
@@ -260,6 +273,8 @@ class SshDoor:
             return
         if not any(s.stage in ("name", "password", "waiting", "watch") for s in self.sessions):
             return
+        if self._spares.wait("spare") > 0:
+            return
         self._spare_task = asyncio.get_running_loop().create_task(self._make_spare())
 
     def spare_unneeded(self) -> None:
@@ -311,8 +326,13 @@ class SshDoor:
             log.warning("ssh: cannot keep guest %s's name: %s", guest, exc)
         return folder
 
+    def prompt_log(self, line: str) -> None:
+        """Log what a connection did before any game client (logged in, left, timed out), at most
+        30 lines a minute: connections that come and go in a loop cost a few lines, not thousands."""
+        self._prompt_lines.log_line(line)
+
     def quiet_log(self, line: str) -> None:
-        """Log a refusal, at most REFUSED_LOG_LINES a minute: a flood is those lines and a count."""
+        """Log a refusal, at most 10 lines a minute (`QuietLog`): a flood is those lines and a count."""
         self._refusals.log_line(line)
 
     def password_wait(self, address: str) -> float:
@@ -392,7 +412,7 @@ class _Connection(asyncssh.SSHServer):
 
     def _idle_check(self) -> None:
         if self.session is None or self.session.stage == "new":
-            log.info("ssh: %s never asked for the game: hung up", self.address)
+            self.door.prompt_log(f"{self.address} never asked for the game: hung up")
             self.conn.close()
 
     def session_over(self) -> None:
@@ -558,6 +578,17 @@ class _Session(asyncssh.SSHServerSession):
 
     def connection_made(self, chan: Any) -> None:
         self.chan = chan
+        # asyncssh keeps every variable a client sends, with no limit on their number (3000 of
+        # 20 KB cost the host process 58 MB): the door keeps only those it reads.
+        process_env = chan._process_env_request
+
+        def env_request(packet: Any) -> bool:
+            process_env(packet)
+            for key in [key for key in chan._env if key not in READ_ENV]:
+                del chan._env[key]
+            return True
+
+        chan._process_env_request = env_request
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
         self.pty = True
@@ -580,18 +611,18 @@ class _Session(asyncssh.SSHServerSession):
     def session_started(self) -> None:
         conn = self.conn
         if conn.refusal is not None:
-            log.info("ssh: %s refused: %s", self.who, conn.refusal)
+            self.door.quiet_log(f"{self.who} refused: {conn.refusal}")
             self._finish(f"fengsheng: {conn.refusal}", 1)
             return
         if self.command is not None:
-            log.info("ssh: %s sent a command: answered with one line", self.who)
+            self.door.quiet_log(f"{self.who} sent a command: answered with one line")
             local = conn.conn.get_extra_info("sockname") or ("HOST", self.door.port)
             self._finish(f"fengsheng: this door only runs the game; log in without a command: "
                          f"ssh -p {local[1]} {local[0]}", 2)
             return
         self.guest = guest_id(conn.key, conn.address, conn.username)
         self.door.sessions.add(self)
-        log.info("ssh: %s logged in", self.who)
+        self.door.prompt_log(f"{self.who} logged in")
         self.name = self.door.last_name(self.guest) or printable(conn.username, NAME_LIMIT)
         self.ask_name()
 
@@ -624,7 +655,10 @@ class _Session(asyncssh.SSHServerSession):
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.guest and not self.closed:
-            log.info("ssh: %s disconnected", self.who)
+            if self.stage == "playing":
+                log.info("ssh: %s disconnected", self.who)
+            else:
+                self.door.prompt_log(f"{self.who} disconnected at the prompt")
         self.hang_up()
 
     # ------------------------------------------------------------------ the prompt
@@ -653,7 +687,7 @@ class _Session(asyncssh.SSHServerSession):
             self._timer = asyncio.get_running_loop().call_later(self.door.limits.name_seconds, self._timed_out)
 
     def _timed_out(self) -> None:
-        log.info("ssh: %s gave no name in %.0f s: hung up", self.who, self.door.limits.name_seconds)
+        self.door.prompt_log(f"{self.who} gave no name in {self.door.limits.name_seconds:.0f} s: hung up")
         self._write("\n")
         self._finish(f"fengsheng: no name after {self.door.limits.name_seconds:.0f} s; come back when ready", 1)
 
@@ -664,28 +698,37 @@ class _Session(asyncssh.SSHServerSession):
         self._draw()
         self.door.want_spare()
 
+    def _lines(self, text: str, style: str = "") -> str:
+        """A paragraph folded to the guest's window, whole words (Chinese by 禁则), each line styled
+        (an SGR code such as `1` bold): the terminal itself would break `seat` as `sea` + `t`."""
+        from ..widgets.cjk_text import rows
+
+        width = max(20, self.size[0] - 1)  # the last column left free: some terminals wrap there
+        on, off = (f"\x1b[{style}m", "\x1b[0m") if style else ("", "")
+        return "".join(f"{on}{row.plain}{off}\n" for row in rows(Text(text), width))
+
     def _header(self) -> str:
         taken, total, phase, _ = self.door.table.summary()
         title = printable(self.door.table.name, 40)
-        lines = [f"\x1b[H\x1b[2J\x1b[1m风声 The Message\x1b[0m · {title} · {taken}/{total} · {phase}", ""]
+        text = "\x1b[H\x1b[2J" + self._lines(f"风声 The Message · {title} · {taken}/{total} · {phase}", "1") + "\n"
         if self.notice:
-            lines += [f"\x1b[7m {printable(self.notice)} \x1b[0m", ""]
-        return "\n".join(lines) + "\n"
+            text += self._lines(f" {printable(self.notice)} ", "7") + "\n"
+        return text
 
     def _draw(self) -> None:
         if self.stage == "name":
             keyless = ""
             if self.conn.key is None:
                 user = printable(self.conn.username, 40)
-                keyless = (f"\x1b[2m没有 SSH 密钥：掉线后请在同一台电脑上以 {user}@ 重新登录，即可回到座位。\n"
-                           f"No SSH key: after a drop, log in again from this machine as {user}@ "
-                           "to get your seat back.\x1b[0m\n")
-            self._write(self._header() + "输入你的名字，按 Enter（Ctrl+C 离开）\n"
-                        "Type your name at the table and press Enter (Ctrl+C leaves).\n" + keyless + "\n")
+                keyless = (self._lines(f"没有 SSH 密钥：掉线后请在同一台电脑上以 {user}@ 重新登录，即可回到座位。", "2")
+                           + self._lines(f"No SSH key: after a drop, log in again from this machine as {user}@ "
+                                         "to get your seat back.", "2"))
+            self._write(self._header() + self._lines("输入你的名字，按 Enter（Ctrl+C 离开）")
+                        + self._lines("Type your name at the table and press Enter (Ctrl+C leaves).") + keyless + "\n")
         elif self.stage == "password":
-            self._write(self._header() + "这张桌有密码 · This table has a password.\n\n")
+            self._write(self._header() + self._lines("这张桌有密码 · This table has a password.") + "\n")
         elif self.stage == "watch":
-            self._write(self._header() + "Enter 观战 watch the game · Ctrl+C 离开 leave\n")
+            self._write(self._header() + self._lines("Enter 观战 watch the game · Ctrl+C 离开 leave"))
             return
         self._redraw_line()
 
@@ -698,7 +741,7 @@ class _Session(asyncssh.SSHServerSession):
     def _key_in(self, data: bytes) -> None:
         result = self.editor.feed(data)
         if result == "cancel":
-            log.info("ssh: %s left at the prompt", self.who)
+            self.door.prompt_log(f"{self.who} left at the prompt")
             self._write("\n")
             self._finish("", 0)
         elif result == "enter":
@@ -746,6 +789,15 @@ class _Session(asyncssh.SSHServerSession):
     # ------------------------------------------------------------------ the game client
 
     def _launch(self, spectate: bool = False) -> None:
+        wait = self.door.spawns.wait(self.conn.address)
+        if wait > 0:  # the prompt stays; Enter again later
+            self.door.quiet_log(f"{self.who}: no client started: too many from {self.conn.address} lately")
+            self.notice = (f"新会话太频繁，请 {wait:.0f} 秒后再按 Enter · too many new sessions from one "
+                           f"address: press Enter again in {wait:.0f} s")
+            if self.stage == "password":
+                self.editor = LineEditor(secret=True, limit=200)
+            self._draw()
+            return
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -946,12 +998,15 @@ def parse_listen(spec: str, default_host: str) -> tuple[str, int]:
 
 
 def parse_limits(spec: str | None) -> Limits:
-    """`PER_ADDRESS,TOTAL,NAME_SECONDS[,LOGIN_SECONDS]` (the hidden `--ssh-limits`, for tests);
-    None: the defaults."""
+    """`PER_ADDRESS,TOTAL,NAME_SECONDS[,LOGIN_SECONDS[,SPAWN_BURST[,SPAWN_SECONDS]]]` (the hidden
+    `--ssh-limits`, for tests); None: the defaults."""
     if not spec:
         return Limits()
-    per_address, total, seconds, *login = spec.split(",")
-    return Limits(int(per_address), int(total), float(seconds), *(float(v) for v in login[:1]))
+    per_address, total, seconds, *more = spec.split(",")
+    login, burst, every = (*more, "", "", "")[:3]
+    defaults = Limits()
+    return Limits(int(per_address), int(total), float(seconds), float(login or defaults.login_seconds),
+                  int(burst or defaults.spawn_burst), float(every or defaults.spawn_seconds))
 
 
 async def open_door(spec: str, table: TableInfo, game_host: str, game_port: int, data_dir: Path,

@@ -29,12 +29,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .guest import QuietLog, loopback_source
+from net.text import shown
+
+from .guest import SPAWN_BURST, SPAWN_SECONDS, QuietLog, SpawnBudget, loopback_source
 
 
 def printable(text: str, limit: int = 80) -> str:
-    """Text from a request with every control and format character removed, for the log."""
-    return "".join(ch for ch in text if ch.isprintable())[:limit]
+    """Text from a request as every screen shows untrusted text (`net.text.shown`), for the log."""
+    return shown(text)[:limit]
 
 log = logging.getLogger("fengsheng.web")
 
@@ -151,8 +153,9 @@ DOOR_JS = """
 
 def own_host(host: str) -> bool:
     """Whether a request's Host names this machine: an IP address, localhost or this machine's
-    own name. A page of another site that a DNS trick points at the door (DNS rebinding) sends
-    its own site's name, and the browser then sees that site as the page's origin too."""
+    own name (as `hostname` prints it, with `.local`, or fully qualified). A page of another site
+    that a DNS trick points at the door (DNS rebinding) sends its own site's name, and the browser
+    then sees that site as the page's origin too."""
     if host.startswith("["):
         name = host[1:].partition("]")[0]
     else:
@@ -164,7 +167,7 @@ def own_host(host: str) -> bool:
     except ValueError:
         pass
     mine = socket.gethostname().lower()
-    return name in ("localhost", mine, mine.partition(".")[0] + ".local")
+    return name in ("localhost", mine, mine.partition(".")[0] + ".local", socket.getfqdn().lower())
 
 
 def _stock_static() -> Path:
@@ -214,7 +217,8 @@ class WebDoor:
                  listen: str = "0.0.0.0", port: int = 0, lang: str | None = None,
                  max_guests: int = MAX_GUESTS, max_per_address: int = MAX_PER_ADDRESS,
                  connections_per_address: int = CONNECTIONS_PER_ADDRESS, max_connections: int = MAX_CONNECTIONS,
-                 idle_seconds: float = HTTP_IDLE_SECONDS) -> None:
+                 idle_seconds: float = HTTP_IDLE_SECONDS, spawn_burst: int = SPAWN_BURST,
+                 spawn_seconds: float = SPAWN_SECONDS) -> None:
         self.command = guest_command(game_host, game_port, table, ask_password, lang)
         self.game_host = game_host
         self.table = table
@@ -225,6 +229,7 @@ class WebDoor:
         self.connections_per_address = connections_per_address
         self.max_connections = max_connections
         self.idle_seconds = idle_seconds
+        self.spawns = SpawnBudget(spawn_burst, spawn_seconds)
         self.guests: dict[Any, str] = {}  # AppService -> peer address
         #: Open TCP connections by peer address (the door's own count, see `_connection_made`).
         self.connections: dict[str, int] = {}
@@ -239,7 +244,7 @@ class WebDoor:
     def _load_files(self) -> None:
         from html import escape
 
-        title = escape(self.table or "fengsheng")
+        title = escape(shown(self.table) or "fengsheng")
         self._files = {
             "/": (PAGE.format(title=title).encode(), "text/html; charset=utf-8"),
             "/static/textual.js": (textual_js(), "text/javascript; charset=utf-8"),
@@ -348,6 +353,10 @@ class WebDoor:
         if len(self.guests) >= self.max_guests:
             return (f"浏览器入口已满（{self.max_guests} 人），请稍后再试 · "
                     f"the table's browser door is full ({self.max_guests} guests): try again later")
+        wait = self.spawns.wait(peer)
+        if wait > 0:
+            return (f"此地址新开会话太频繁，请 {wait:.0f} 秒后刷新 · "
+                    f"too many new sessions from one address: reload in {wait:.0f} s")
         return None
 
     async def _socket(self, request: Any) -> Any:

@@ -270,7 +270,7 @@ UI = {
     'bad_server_back': '{key_broken_back}: back to the LAN lobby · {key_broken_quit}: quit',
     'bad_server_quit': '{key_broken_quit}: quit',
     'wrong_key': 'That key does nothing here; {key_help} shows the keys',
-    'host_hint': 'Host: {key_start} starts, {key_add_bot}/{key_remove_bot} add/remove a bot, {key_players_up}/{key_players_down} players, {key_identities} identities, {key_characters} characters, {key_deck} deck, {key_timers} timers',
+    'host_hint': 'Host: {key_start} starts, {key_add_bot}/{key_remove_bot} add/remove a bot, {key_players_up}/{key_players_down} players, {key_identities} identities, {key_characters} characters, {key_deck} deck, {key_timers} timers, {key_bot_level} bot level, {key_mute_spectators} mute spectators',
     'mute_spectators': 'mute spectators (/mute N in the chat line: seat N)',
     'muted': 'muted',
     'mute_usage': 'Type /mute N or /unmute N with N a seat number',

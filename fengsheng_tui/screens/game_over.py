@@ -167,6 +167,10 @@ class GameOverScreen(TextScreen):
         for task in ending.get("tasks") or []:
             if isinstance(task, dict):
                 parts.append(task_text(task, seats, me, words))
+        # A winner beside the declarer's side by someone's skill (柒佰's 风度): why he won.
+        for entry in state.log:
+            if entry.event is not None and entry.event.get("kind") == "co_winner":
+                parts.append(plain(words.event(entry.event, entry.seats or seats, me), style="bold"))
         if state.replay_path:
             # The path on a line of its own, never folded in the middle of a name.
             parts.append(Text(words("replay_saved_at"), style="italic"))

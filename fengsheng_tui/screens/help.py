@@ -94,6 +94,10 @@ class HelpScreen(FsScreen):
     def action_scroll(self, step: int) -> None:
         self.query_one("#scroll", VerticalScroll).scroll_relative(y=step * 3, animate=False)
 
+    def action_page(self, step: int) -> None:
+        scroll = self.query_one("#scroll", VerticalScroll)
+        scroll.scroll_relative(y=step * max(1, scroll.size.height - 1), animate=False)
+
 
 def key_table(rows: list[tuple[str, str]]) -> Table:
     """(keys, what they do) as two columns, one row per meaning."""

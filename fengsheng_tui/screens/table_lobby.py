@@ -16,6 +16,7 @@ from net.seats import REMOTE_BOT
 from ..i18n import Words
 from ..keys import TABLE_LOBBY_KEYS
 from ..safe_text import plain
+from ..widgets.cjk_text import ListText
 from ..widgets.footer import GameFooter
 from .base import FsScreen
 
@@ -122,7 +123,7 @@ class TableLobbyScreen(FsScreen):
         app = self.fs_app
         words, state = app.words, app.state
         table = self.table
-        parts: list[Text | Table] = [plain(f"{words('table_lobby')}: {table.get('name', state.table or '')}",
+        parts: list[Text | Table | ListText] = [plain(f"{words('table_lobby')}: {table.get('name', state.table or '')}",
                                            style="bold underline")]
         seats = Table.grid(padding=(0, 2))
         for _ in range(3):
@@ -168,7 +169,7 @@ class TableLobbyScreen(FsScreen):
                     value = words("seconds", s=f"{value:g}")
                 parts.append(plain(f"{words(key)}: {value}"))
         parts.append(Text(""))
-        parts.append(Text(words("host_hint" if host else "guest_hint"), style="dim"))
+        parts.append(ListText(Text(words("host_hint" if host else "guest_hint"), style="dim")))
         if self.note:
             parts.append(plain(self.note, style="italic"))
         elif state.error:

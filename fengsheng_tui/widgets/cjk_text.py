@@ -43,6 +43,37 @@ class CjkText:
                 yield line
 
 
+class ListText(CjkText):
+    """A hint that lists keys (`s 开始，b/x 加减机器人，…`, `s starts, b/x add/remove a bot, …`):
+    broken only after a list separator, so a key never parts from what it does (`l` at the end
+    of one line, `机器人水平` on the next); an item wider than a line wraps by 禁则."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for paragraph in self.text.split("\n", allow_blank=True):
+            for line in list_lines(paragraph, options.max_width):
+                for row in wrap(line, options.max_width):
+                    row.end = "\n"
+                    row.no_wrap = True
+                    row.overflow = "fold"
+                    yield row
+
+
+#: Where a list of keys may break: after its separators.
+ITEM = re.compile(r".+?(?:[，、；]|[,;] |$)")
+
+
+def list_lines(line: Text, width: int) -> list[Text]:
+    """`line` in lines of whole list items where they fit `width` (see `ListText`)."""
+    plain = line.plain
+    cuts: list[int] = []
+    start = 0
+    for item in ITEM.finditer(plain):
+        if item.start() > start and cell_len(plain[start:item.end()].rstrip()) > width:
+            cuts.append(item.start())
+            start = item.start()
+    return _pieces(line, cuts)
+
+
 def wrap(line: Text, width: int) -> list[Text]:
     """`line` cut into lines of at most `width` cells (a word wider than that is folded by Rich)."""
     plain = line.plain

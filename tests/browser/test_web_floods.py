@@ -146,3 +146,27 @@ async def test_junk_a_socket_sends_is_ignored(caplog: pytest.LogCaptureFixture) 
             await ws.close()
     finally:
         await door.close()
+
+
+async def test_opening_sockets_in_a_loop_starts_few_clients() -> None:
+    """Before: every socket started a game client (about a second of CPU each): one stranger
+    opening and closing sockets in a loop, four at a time, kept most of a core busy. Now each
+    address has a budget of client starts (a burst, then one per `spawn_seconds`)."""
+    from .test_web_routes import Guests
+
+    door = WebDoor("127.0.0.1", 9, table="loop", listen="127.0.0.1", spawn_burst=3, spawn_seconds=60)
+    await door.start()
+    guests = Guests(door.port)
+    try:
+        shown = []
+        for _ in range(5):
+            ws = await guests.open("127.0.0.7")
+            shown.append(await first_bytes(ws))
+            await ws.close()
+        assert ["你的名字".encode() in screen for screen in shown] == [True, True, True, False, False]
+        assert b"too many new sessions from one address: reload in" in shown[3]
+        other = await guests.open("127.0.0.8")  # another address has its own budget
+        assert "你的名字".encode() in await first_bytes(other)
+    finally:
+        await guests.close()
+        await door.close()

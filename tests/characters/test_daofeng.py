@@ -37,6 +37,7 @@ def _kill_seat_1(identities: list[str], dead_before: int | None = None) -> Game:
     if dead_before is not None:
         game.state.seats[dead_before].alive = False
         game.state.deaths.append(dead_before)
+        game.state.killers[dead_before] = None  # deaths start in this order (Game.died_before)
     choose(game, 3, "end")
     choose(game, 3, "send", target_seat=1)
     pass_windows(game)

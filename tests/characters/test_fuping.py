@@ -86,6 +86,7 @@ def _stage_earlier_death() -> tuple[Game, Cards]:
                 pile=[card("识破"), card("识破")], first=1)
     game.state.seats[2].alive = False  # a player died earlier in the game
     game.state.deaths.append(2)
+    game.state.killers[2] = None  # the order of death is the order deaths start (Game.died_before)
     choose(game, 1, "end")
     choose(game, 1, "send", target_seat=0)
     pass_windows(game)

@@ -535,3 +535,23 @@ def test_each_guest_machine_reaches_the_table_from_its_own_address(game_host, ke
                          second.log.read_text())
     assert len(refused) == 4 and {address for address, _ in refused} == set(sources)
     assert {count for _, count in refused} == {"1"}
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_the_name_prompt_folds_whole_words_to_the_guest_window(game_host, tmux_panes, width: int) -> None:
+    """A keyless guest at 60 and 80 columns (the new user's first screen): main wrote each sentence
+    as one line and the terminal broke it at its edge (`get your sea` / `t back.`)."""
+    from fengsheng_tui.widgets.cjk_text import NO_START
+
+    host = game_host("--players", "4", "--name", "A table with quite a long name here", "--ssh", "127.0.0.1:0")
+    guest = tmux_panes(ssh_command(door_port(host), "bob", None), width=width)
+    screen = guest.wait_for(PROMPT + "bob", timeout=10)
+    lines = [line.rstrip() for line in screen.splitlines()]
+    assert all(cells_width(line) < width for line in lines), screen  # none reached the edge
+    words = set(" ".join(lines).split())
+    sentences = ("No SSH key: after a drop, log in again from this machine as bob@ to get your seat back.",
+                 "Type your name at the table and press Enter (Ctrl+C leaves).")
+    for sentence in sentences:
+        assert set(sentence.split()) <= words, screen  # every word whole on some line
+    assert not [line for line in lines if line.strip()[:1] in NO_START], screen
+    assert "即可回到座位。" in "".join(lines).replace(" ", "")

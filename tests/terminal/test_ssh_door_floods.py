@@ -82,3 +82,125 @@ def test_floods_of_refused_requests_are_a_few_log_lines(game_host) -> None:
     refusals = [line for line in log.splitlines() if re.search(r"asked to connect|asked for subsystem|dropped at once|asked for a second session", line)]
     assert 1 <= len(refusals) <= 10, log
     assert "more refusals were not logged" in log or len(refusals) == 10
+
+
+def test_the_prompt_shows_a_user_name_as_every_screen_shows_text(game_host) -> None:
+    """The door's prompt follows the one rule of net/text.py. Before: its default name (the SSH
+    user name) and typed keys kept the invisible fillers and a stack of 12 combining marks."""
+    host = game_host("--players", "4", "--ssh", "127.0.0.1:0")
+    port = door_port(host)
+    user = "Bob" + "\u3164" * 6 + "e" + "\u0301" * 12  # (asyncssh sends no unassigned code point)
+
+    async def visit() -> str:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        async with asyncssh.connect("127.0.0.1", port, username=user, known_hosts=None, client_keys=[key],
+                                    agent_path=None, config=None) as conn:
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            shown = await asyncio.wait_for(process.stdout.readuntil(PROMPT.encode()), 10)
+            shown += await asyncio.wait_for(process.stdout.read(200), 5)
+            process.stdin.write("\u3164\uffa0Z".encode())
+            typed = await asyncio.wait_for(process.stdout.readuntil(b"Z"), 5)
+            process.close()
+            return (shown + typed).decode()
+
+    screen = asyncio.run(visit())
+    name_line = screen.rpartition(PROMPT)[2]
+    # SSH's SASLprep (NFKC) composes e + U+0301 into é: at most four more marks may follow.
+    assert re.fullmatch("Bob[e\u00e9]\u0301{1,4}Z", name_line), repr(name_line)
+    assert not any(ch in screen for ch in "\u3164\uffa0\u1160") and "\u0301" * 5 not in screen
+
+
+class _Table:
+    """What the door needs of a table (name, password, seats) without a game server."""
+
+    name = "t"
+    password = None
+
+    def summary(self) -> tuple[int, int, str, bool]:
+        return 0, 4, "lobby", False
+
+
+async def test_a_flood_of_environment_variables_costs_the_door_nothing(tmp_path) -> None:
+    """Before: asyncssh kept every `env` request of a session (3000 of 20 KB: 58 MB in the host
+    process, and no limit on their number). Now only the variables the door reads are kept."""
+    from fengsheng_tui.doors.ssh import READ_ENV, SshDoor
+
+    door = SshDoor(_Table(), "127.0.0.1", 9, tmp_path)
+    await door.start("127.0.0.1", 0)
+    try:
+        conn = await connect(door.port, "127.0.0.1", "env")
+        env = {f"V{n}": "x" * 20_000 for n in range(1500)} | {"LANG": "zh_CN.UTF-8", "COLORTERM": "truecolor"}
+        chan, _ = await conn.create_session(asyncssh.SSHClientSession, term_type="xterm", env=env)
+        for _ in range(100):
+            if door.sessions and next(iter(door.sessions)).stage == "name":
+                break
+            await asyncio.sleep(0.05)
+        (session,) = door.sessions
+        kept = session.chan.get_environment_bytes()  # all asyncssh holds of them
+        assert set(kept) <= READ_ENV and sum(len(k) + len(v) for k, v in kept.items()) < 100
+        assert session.chan.get_environment() == {"LANG": "zh_CN.UTF-8", "COLORTERM": "truecolor"}
+        chan.close()
+        conn.close()
+        await conn.wait_closed()
+    finally:
+        await door.close()
+
+
+def test_logging_in_and_pressing_enter_in_a_loop_starts_few_clients(game_host) -> None:
+    """Before: every Enter at the prompt started a game client (about a second of CPU each), and
+    every connection at the prompt a spare: one stranger doing that in a loop kept the host's
+    cores busy. Now an address has a budget of client starts (here 2, then one a minute)."""
+    host = game_host("--players", "4", "--ssh", "127.0.0.1:0", "--ssh-limits", "4,16,30,30,2,60")
+    port = door_port(host)
+
+    async def visit(n: int) -> bytes:
+        conn = await connect(port, "127.0.0.11", f"loop{n}")
+        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        screen = await asyncio.wait_for(process.stdout.readuntil(PROMPT.encode()), 10)
+        process.stdin.write(b"\r")
+        try:
+            screen += await asyncio.wait_for(process.stdout.readuntil(b"Enter again in"), 4)
+        except TimeoutError:
+            pass
+        conn.close()
+        await conn.wait_closed()
+        return screen
+
+    screens = []
+    for n in range(3):
+        screens.append(asyncio.run(visit(n)))
+        if n < 2:
+            wait_log_count(host, r"plays as 'loop\d'", n + 1)
+    assert [b"too many new sessions from one address" in screen for screen in screens] == [False, False, True]
+    time.sleep(1)
+    assert len(re.findall(r"plays as 'loop\d'", host.log.read_text())) == 2
+
+
+def wait_log_count(host, pattern: str, count: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while len(re.findall(pattern, host.log.read_text())) < count:
+        assert time.monotonic() < deadline, host.log.read_text()
+        time.sleep(0.05)
+
+
+def test_coming_and_going_in_a_loop_is_a_few_log_lines(game_host) -> None:
+    """Before: each connection that reached the prompt and left wrote two lines (logged in,
+    disconnected): a loop of them, about ten a second from one stranger, filled the host's log."""
+    host = game_host("--players", "4", "--ssh", "127.0.0.1:0")
+    port = door_port(host)
+
+    async def churn() -> None:
+        for n in range(45):
+            conn = await connect(port, "127.0.0.12", f"churn{n}")
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            await asyncio.wait_for(process.stdout.readuntil(PROMPT.encode()), 10)
+            conn.close()
+            await conn.wait_closed()
+
+    asyncio.run(churn())
+    time.sleep(0.5)
+    log = host.log.read_text()
+    lines = [line for line in log.splitlines() if "churn" in line]
+    assert len(lines) == 30, len(lines)  # 90 events in a few seconds: the minute's 30 lines
+    conn_lines = re.findall(r"churn\d+@127\.0\.0\.12 \(SHA256:\S+\) logged in", log)
+    assert conn_lines, log

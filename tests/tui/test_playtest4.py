@@ -186,3 +186,181 @@ async def test_the_status_line_drops_whole_fields_and_never_cuts_one(lang: str, 
         assert row.split(" · ")[-1] in (words.phase("play"), identity), row  # the last field is whole
         if paused:
             assert words.paused("老王") in row, row
+
+
+# ------------------------------------------------------------------ every key named where it works
+
+
+def test_the_host_hint_names_every_host_key_the_footer_does_not() -> None:
+    """The table lobby's footer has room for a newcomer's keys only; the host's line under the
+    settings must name the rest (main left out `l`, the next bot's level, and `m`, mute spectators,
+    which README lists)."""
+    from fengsheng_tui.i18n import Words
+    from fengsheng_tui.i18n.words import key_fields
+    from fengsheng_tui.keys import TABLE_LOBBY_KEYS
+    from fengsheng_tui.screens.table_lobby import HOST_ACTIONS
+
+    host_keys = {s.id for s in TABLE_LOBBY_KEYS if not s.show and s.action.split("(")[0] in HOST_ACTIONS}
+    for lang in ("zh", "en"):
+        named = set(key_fields(Words(lang).ui["host_hint"]))
+        assert host_keys <= named, (lang, host_keys - named)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("width", [80, 90, 100])
+async def test_the_host_hint_breaks_only_between_its_items(lang: str, width: int) -> None:
+    """The hint wraps at 80 columns; Rich broke it at any space (`… d 计时，l` / `机器人水平 …`):
+    each line now ends with a list separator (or the hint's end)."""
+    from fengsheng_tui.i18n import Words
+
+    from .test_snapshots import LOBBY_TABLE
+
+    app = FengshengApp(ScriptedSession([welcome(0), {"type": "lobby", "table": LOBBY_TABLE}]), lang=lang,
+                       clock=frozen, keymap={})
+    hint = Words(lang)("host_hint")
+    async with app.run_test(size=(width, 30)) as pilot:
+        await wait_until(pilot, lambda: hint[:12] in screen_text(app), what="the host hint")
+        lines = [line.strip() for line in screen_text(app).splitlines()]
+        first = next(i for i, line in enumerate(lines) if line.startswith(hint[:12]))
+        rows = []
+        for line in lines[first:]:
+            rows.append(line)
+            if hint.replace(" ", "").endswith(line.replace(" ", "")[-8:]):
+                break
+        assert "".join(rows).replace(" ", "") == hint.replace(" ", ""), rows
+        assert all(row.endswith(("，", ",")) for row in rows[:-1]), rows
+
+
+# ------------------------------------------------------------------ a replay's characters
+
+
+def character_truth(seed: int, seat: int, players: int) -> tuple[dict[str, Any], dict[int, list[Any]]]:
+    """A replay of `seat` (every event, the final view, no frames) and, at each step a choice
+    left, what the seat's own view showed of every seat's character and identity then."""
+    from engine import Game, GameConfig, events_for, view
+
+    game = play_with_characters(seed, lambda g: False, players)
+    record = game.record()
+    again = Game.new(GameConfig.from_dict(record["config"]), int(record["seed"]))  # type: ignore[arg-type]
+    truth: dict[int, list[Any]] = {}
+    for choice in record["choices"]:  # type: ignore[attr-defined]
+        again.choose(int(choice[0]), int(choice[1]), str(choice[2]))
+        v = view(again, seat)
+        truth[len(events_for(again, seat, 0))] = [(s["character"], s["identity"]) for s in v["seats"]]
+    events = events_for(game, seat, 0)
+    replay = {"seat": seat, "table": "t", "events": events, "final": view(game, seat), "frames": []}
+    return replay, {at: facts for at, facts in truth.items() if at < len(events)}
+
+
+def test_a_replay_shows_each_character_as_the_table_saw_it_at_that_step() -> None:
+    """Main copied the end's characters into every step: picked before the pick, hidden ones
+    face-up from the start (the live table showed 盖), a revealed identity never shown."""
+    from fengsheng_tui.replay_model import view_at
+
+    kinds: set[str] = set()
+    for seed, seat, players in ((5, 1, 5), (6, 3, 5), (11, 0, 7), (12, 4, 9), (46, 1, 5)):
+        replay, truth = character_truth(seed, seat, players)
+        kinds |= {ev.get("kind") for ev in replay["events"]}
+        for step, facts in truth.items():
+            shown = view_at(replay, step)
+            assert [(s["character"], s["identity"]) for s in shown["seats"]] == facts, (seed, seat, step)
+    assert {"character", "character_flipped"} <= kinds  # the games flipped characters
+
+
+async def test_the_replay_screen_shows_a_face_down_character_as_face_down() -> None:
+    """Seed 5, seat 1's replay just after the deal: seat 0's character is face-down (盖) on the
+    live table; main's replay drew its name (the end's view) from the first step."""
+    from fengsheng_tui.screens.replay import ReplayScreen
+
+    replay, _ = character_truth(5, 1, 5)
+    dealt = next(i for i, ev in enumerate(replay["events"]) if ev.get("kind") == "dealt")
+    hidden = next(ev["seat"] for ev in replay["events"][:dealt] if ev.get("kind") == "character" and not ev["face_up"])
+    name = replay["final"]["seats"][hidden]["character"]["name"]  # the end reveals it
+    app = FengshengApp(lang="zh", replay=replay, keymap={}, clock=frozen)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ReplayScreen), what="the replay")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        screen.show_step(dealt)
+        await wait_until(pilot, lambda: "盖" in screen_text(app), what="a face-down seat")
+        assert name not in screen_text(app)
+        screen.show_step(len(replay["events"]))
+        await wait_until(pilot, lambda: name in screen_text(app), what="the end, where it is revealed")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+async def test_help_names_its_scroll_keys_and_pages(lang: str) -> None:
+    """The help is many screens long at 80×24; its footer said only `Esc back`. It names ↑/↓ now,
+    and PgUp/PgDn page it."""
+    from fengsheng_tui.i18n import Words
+    from fengsheng_tui.screens.help import HelpScreen
+
+    game = play_until(6, lambda g: 0 in g.prompts and g.prompts[0].kind == "play")
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang=lang, clock=frozen, keymap={})
+    words = Words(lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.state.prompt is not None, what="the table")
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), what="help")
+        assert f"↑/↓ {words('scroll_key')}" in screen_text(app).splitlines()[-1]
+        top = screen_text(app).splitlines()[0]
+        await pilot.press("pagedown")
+        await wait_until(pilot, lambda: screen_text(app).splitlines()[0] != top, what="a page down")
+
+
+async def test_a_long_last_action_ends_in_an_ellipsis_not_a_silent_cut() -> None:
+    """80×24 English: `Last: 老王 (you) says: "I am a good person." (asks about Military: yes →`
+    and nothing more: the banner wrapped into a second row its height cut off. It ends in `…`."""
+    from fengsheng_tui.client_state import ClientState
+    from fengsheng_tui.i18n import Words
+
+    game = play_until(6, lambda g: len(g.events) >= 37)
+    state = ClientState(seat=0)
+    state.apply(welcome(0))
+    state.apply(update(game, 0))
+    sentence = state.last_action(Words("en")) or ""
+    assert len(sentence) > 80  # wider than the screen
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang="en", clock=frozen, keymap={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: sentence[:20] in screen_text(app), what="the banner")
+        row = screen_text(app).splitlines()[1].rstrip()
+        assert row.endswith("…") and row.removeprefix(" Last: ")[:-1] in sentence, row
+
+
+# ------------------------------------------------------------------ game over: why each winner won
+
+
+@pytest.mark.parametrize(("seed", "players"), [(17, 7), (1, 6)])
+async def test_game_over_says_why_a_winner_outside_the_winning_side_won(seed: int, players: int) -> None:
+    """柒佰's 风度 makes another player win with him: main's game over listed him among the
+    winners (a Latent among a Military win) and said nothing of why; only the log did."""
+    from fengsheng_tui.i18n import Words
+    from fengsheng_tui.screens.game_over import GameOverScreen
+
+    game: Game = play_with_characters(seed, lambda g: False, players)
+    (ev,) = [e for e in game.events if e.kind == "co_winner"]
+    for lang in ("zh", "en"):
+        app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang=lang, clock=frozen, keymap={})
+        words = Words(lang)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await wait_until(pilot, lambda app=app: isinstance(app.screen, GameOverScreen), what="game over")
+            why = words.event(ev.project(0), app.state.seats, 0)
+            assert why and " ".join(why.split()) in " ".join(screen_text(app).split()), why
+
+
+@pytest.mark.parametrize(("lang", "marks"), [("zh", "1 红 · 2 蓝 · 3 酱油 · 4 不明 · 0 清除"),
+                                             ("en", "1 red · 2 blue · 3 neutral · 4 unknown · 0 clears")])
+async def test_the_notes_hint_names_each_mark_key(lang: str, marks: str) -> None:
+    """`n` at 80×24: main's hint read `0–4 红 · 0–4 蓝 · 0–4 酱油 · 0–4 不明 · 0–4 清除` (each key
+    named by its group's footer label)."""
+    from fengsheng_tui.screens.notes import NotesScreen
+
+    game = play_until(6, lambda g: 0 in g.prompts and g.prompts[0].kind == "play")
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang=lang, clock=frozen, keymap={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.state.prompt is not None, what="the table")
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, NotesScreen), what="the notes")
+        text = " ".join(line.strip(" │") for line in screen_text(app).splitlines())
+        assert marks in " ".join(text.split()), text
+        assert "0–4" in screen_text(app).splitlines()[-1]  # the footer keeps the group's label
