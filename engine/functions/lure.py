@@ -26,11 +26,15 @@ def targets(game: Game, user: int, moment: str) -> list[Target] | None:
 
 
 def resolve(game: Game, item: StackItem) -> None:
-    m = game.state.message
-    assert item.target_seat is not None
-    if m is None:
+    """A target that became one it may not have while the card waited (locked by a 锁定 answering
+    it, or the interceptor of the message, or out of the game) is not lured: the card does nothing."""
+    s = game.state
+    m = s.message
+    target = item.target_seat
+    assert target is not None
+    if m is None or target in s.locked or target == m.intercepted_by or not s.seats[target].in_game:
         return
-    m.skipped.add(item.target_seat)
-    game.log("lured", seat=item.target_seat, by=item.user)
-    if m.position == item.target_seat and m.intercepted_by is None:
+    m.skipped.add(target)
+    game.log("lured", seat=target, by=item.user)
+    if m.position == target and m.intercepted_by is None:
         game.route_message()

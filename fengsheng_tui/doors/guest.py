@@ -69,8 +69,10 @@ class QuietLog:
     """A door's log of refusals: at most `lines` a minute, then one count of the rest, so that a
     stranger's flood of connections or requests cannot flood the host's log (or its disk)."""
 
-    def __init__(self, log: logging.Logger, prefix: str, lines: int = 10, window: float = 60.0) -> None:
+    def __init__(self, log: logging.Logger, prefix: str, lines: int = 10, window: float = 60.0,
+                 level: int = logging.WARNING, what: str = "refusals") -> None:
         self.log, self.prefix, self.lines, self.window = log, prefix, lines, window
+        self.level, self.what = level, what
         self._start = -window
         self._logged = 0
         self._held = 0
@@ -84,8 +86,8 @@ class QuietLog:
             return
         self._logged += 1
         held, self._held = self._held, 0
-        more = f" ({held} more refusals were not logged)" if held else ""
-        self.log.warning("%s%s%s", self.prefix, line, more)
+        more = f" ({held} more {self.what} were not logged)" if held else ""
+        self.log.log(self.level, "%s%s%s", self.prefix, line, more)
 
 
 @dataclass(frozen=True)

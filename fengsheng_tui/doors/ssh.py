@@ -205,6 +205,7 @@ class SshDoor:
         self._spare_task: asyncio.Task[None] | None = None
         self._closing = False
         self._refusals = QuietLog(log, "ssh: ")
+        self._prompt_lines = QuietLog(log, "ssh: ", lines=30, level=logging.INFO, what="lines")
         self.spawns = SpawnBudget(self.limits.spawn_burst, self.limits.spawn_seconds)
         #: Spare clients started (door-wide): connections reaching the prompt and leaving in a loop
         #: would otherwise start and end one each time.
@@ -325,6 +326,11 @@ class SshDoor:
             log.warning("ssh: cannot keep guest %s's name: %s", guest, exc)
         return folder
 
+    def prompt_log(self, line: str) -> None:
+        """Log what a connection did before any game client (logged in, left, timed out), at most
+        30 lines a minute: connections that come and go in a loop cost a few lines, not thousands."""
+        self._prompt_lines.log_line(line)
+
     def quiet_log(self, line: str) -> None:
         """Log a refusal, at most 10 lines a minute (`QuietLog`): a flood is those lines and a count."""
         self._refusals.log_line(line)
@@ -406,7 +412,7 @@ class _Connection(asyncssh.SSHServer):
 
     def _idle_check(self) -> None:
         if self.session is None or self.session.stage == "new":
-            log.info("ssh: %s never asked for the game: hung up", self.address)
+            self.door.prompt_log(f"{self.address} never asked for the game: hung up")
             self.conn.close()
 
     def session_over(self) -> None:
@@ -605,18 +611,18 @@ class _Session(asyncssh.SSHServerSession):
     def session_started(self) -> None:
         conn = self.conn
         if conn.refusal is not None:
-            log.info("ssh: %s refused: %s", self.who, conn.refusal)
+            self.door.quiet_log(f"{self.who} refused: {conn.refusal}")
             self._finish(f"fengsheng: {conn.refusal}", 1)
             return
         if self.command is not None:
-            log.info("ssh: %s sent a command: answered with one line", self.who)
+            self.door.quiet_log(f"{self.who} sent a command: answered with one line")
             local = conn.conn.get_extra_info("sockname") or ("HOST", self.door.port)
             self._finish(f"fengsheng: this door only runs the game; log in without a command: "
                          f"ssh -p {local[1]} {local[0]}", 2)
             return
         self.guest = guest_id(conn.key, conn.address, conn.username)
         self.door.sessions.add(self)
-        log.info("ssh: %s logged in", self.who)
+        self.door.prompt_log(f"{self.who} logged in")
         self.name = self.door.last_name(self.guest) or printable(conn.username, NAME_LIMIT)
         self.ask_name()
 
@@ -649,7 +655,10 @@ class _Session(asyncssh.SSHServerSession):
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.guest and not self.closed:
-            log.info("ssh: %s disconnected", self.who)
+            if self.stage == "playing":
+                log.info("ssh: %s disconnected", self.who)
+            else:
+                self.door.prompt_log(f"{self.who} disconnected at the prompt")
         self.hang_up()
 
     # ------------------------------------------------------------------ the prompt
@@ -678,7 +687,7 @@ class _Session(asyncssh.SSHServerSession):
             self._timer = asyncio.get_running_loop().call_later(self.door.limits.name_seconds, self._timed_out)
 
     def _timed_out(self) -> None:
-        log.info("ssh: %s gave no name in %.0f s: hung up", self.who, self.door.limits.name_seconds)
+        self.door.prompt_log(f"{self.who} gave no name in {self.door.limits.name_seconds:.0f} s: hung up")
         self._write("\n")
         self._finish(f"fengsheng: no name after {self.door.limits.name_seconds:.0f} s; come back when ready", 1)
 
@@ -732,7 +741,7 @@ class _Session(asyncssh.SSHServerSession):
     def _key_in(self, data: bytes) -> None:
         result = self.editor.feed(data)
         if result == "cancel":
-            log.info("ssh: %s left at the prompt", self.who)
+            self.door.prompt_log(f"{self.who} left at the prompt")
             self._write("\n")
             self._finish("", 0)
         elif result == "enter":

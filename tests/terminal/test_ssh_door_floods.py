@@ -181,3 +181,26 @@ def wait_log_count(host, pattern: str, count: int, timeout: float = 20.0) -> Non
     while len(re.findall(pattern, host.log.read_text())) < count:
         assert time.monotonic() < deadline, host.log.read_text()
         time.sleep(0.05)
+
+
+def test_coming_and_going_in_a_loop_is_a_few_log_lines(game_host) -> None:
+    """Before: each connection that reached the prompt and left wrote two lines (logged in,
+    disconnected): a loop of them, about ten a second from one stranger, filled the host's log."""
+    host = game_host("--players", "4", "--ssh", "127.0.0.1:0")
+    port = door_port(host)
+
+    async def churn() -> None:
+        for n in range(45):
+            conn = await connect(port, "127.0.0.12", f"churn{n}")
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            await asyncio.wait_for(process.stdout.readuntil(PROMPT.encode()), 10)
+            conn.close()
+            await conn.wait_closed()
+
+    asyncio.run(churn())
+    time.sleep(0.5)
+    log = host.log.read_text()
+    lines = [line for line in log.splitlines() if "churn" in line]
+    assert len(lines) == 30, len(lines)  # 90 events in a few seconds: the minute's 30 lines
+    conn_lines = re.findall(r"churn\d+@127\.0\.0\.12 \(SHA256:\S+\) logged in", log)
+    assert conn_lines, log
