@@ -507,17 +507,10 @@ class Game:
         play_as = characters.play_as_functions(self, seat) if s.config.characters else None
         for card_id in hand:
             function = deck[card_id].function
-            if function in targets_of:
-                targets = targets_of[function]
-            else:
-                rule = RULES[function]
-                targets = rule.targets(self, seat, moment)
-                if targets is None and own_play_too:
-                    targets = rule.targets(self, seat, OWN_PLAY)
-                targets_of[function] = targets
-            if targets:
-                for target_seat, target_card in targets:
-                    options.append(option("play", card_id, target_seat, target_card))
+            if function not in targets_of:
+                targets_of[function] = self._targets(function, seat, moment, own_play_too)
+            for target_seat, target_card in targets_of[function] or ():
+                options.append(option("play", card_id, target_seat, target_card))
             if play_as:
                 for as_function in characters.card_functions(self, seat, card_id, play_as):
                     if as_function not in targets_of:
@@ -527,7 +520,6 @@ class Game:
         return options
 
     def _targets(self, function: str, seat: int, moment: str, own_play_too: bool) -> list[Any] | None:
-        """A function's targets for `seat` now (`_card_options` finds a card's own inline, alike)."""
         rule = RULES[function]
         found = rule.targets(self, seat, moment)
         if found is None and own_play_too:
