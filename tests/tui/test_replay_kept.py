@@ -99,12 +99,13 @@ async def test_a_remote_player_keeps_his_own_seats_replay_and_steps_through_it(t
             assert view["seats"][seat]["hand_count"] == len(view["hand"]), step
             if view.get("hand"):
                 hands.add(tuple(c["id"] for c in view["hand"]))
-                if drawn:
-                    assert "1 " in widget_text(app, "HandPanel")
+                if drawn:  # the screen paints after the step: wait for it (a layout change takes a frame)
+                    await wait_until(pilot, lambda: "1 " in widget_text(app, "HandPanel"), 5, f"hand at {step}")
             if view.get("message"):
                 messages += 1
                 if drawn:
-                    assert "sent by" in widget_text(app, "MessagePath")
+                    await wait_until(pilot, lambda: "sent by" in widget_text(app, "MessagePath"), 5,
+                                     f"message at {step}")
             if view.get("stack"):
                 stacks += 1
         assert len(hands) > 3 and messages > 3 and stacks > 0
