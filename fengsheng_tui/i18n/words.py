@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from string import Formatter
 from typing import Any
@@ -26,6 +27,10 @@ from .catalogs import (
 )
 from .characters import GENDER, GENDER_SHORT, character_info, skill_title
 from .events import sentence
+
+#: The name the table gives its bots (`net.seats`): reserved, so no player has it, and each
+#: language writes it its own way (`机器人3` at a Chinese table).
+BOT_NAME = re.compile(r"Bot (\d{1,3})")
 
 
 def key_fields(text: str) -> list[str]:
@@ -169,6 +174,11 @@ class Words:
         `Bob (spectating)`. `name` is untrusted: the caller shows the result as plain text."""
         return self("name_mark", name=name, mark=mark)
 
+    def name(self, name: str) -> str:
+        """A player's name as sent, for the screen: the table's own `Bot 3` in this language."""
+        bot = BOT_NAME.fullmatch(name)
+        return self("bot_name", n=bot.group(1)) if bot else name
+
     def you(self, name: str) -> str:
         """Our own name, as every screen marks it: `小红(你)`, `Ann (you)`."""
         return self.marked(name, self("you"))
@@ -214,7 +224,7 @@ class Words:
     def seat_name(self, seats: Sequence[Mapping[str, Any]], seat: object, me: int | None) -> str:
         if not isinstance(seat, int) or not 0 <= seat < len(seats):
             return "?"
-        name = str(seats[seat].get("name", f"P{seat + 1}"))
+        name = self.name(str(seats[seat].get("name", f"P{seat + 1}")))
         return self.you(name) if seat == me else name
 
     def event_template(self, kind: str) -> str | None:

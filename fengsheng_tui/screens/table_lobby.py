@@ -129,7 +129,7 @@ class TableLobbyScreen(FsScreen):
         for _ in range(3):
             seats.add_column(no_wrap=True)
         for i, seat in enumerate(seat_entries(table)):
-            name = str(seat.get("name") or words("empty_seat"))
+            name = words.name(str(seat.get("name"))) if seat.get("name") else words("empty_seat")
             if i == state.seat:
                 name = words.you(name)
             kind = words("bot") if seat.get("bot") else words("host_seat") if seat.get("host") else ""
