@@ -69,7 +69,7 @@ async def test_two_browser_guests_play_a_game(web_host: Host) -> None:
         for _ in range(2):
             await first.key("b")
             await asyncio.sleep(0.3)
-        await first.wait_for("Bot 2")
+        await first.wait_for("机器人2")
         await first.key("s")
         for page in (first, second):
             screen = await page.wait_for("第1回合", 40)
