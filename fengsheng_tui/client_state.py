@@ -256,7 +256,7 @@ class ClientState:
             if limit is not None and len(lines) >= limit:
                 break
             if entry.chat is not None:
-                lines.append((f"{entry.speaker(words, self.seat)}: {entry.chat[1]}", True))
+                lines.append((words.label("said", who=entry.speaker(words, self.seat)) + entry.chat[1], True))
             elif entry.event is not None:
                 text = words.event(entry.event, entry.seats or self.seats, self.seat)
                 if text:

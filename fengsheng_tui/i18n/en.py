@@ -13,6 +13,10 @@ UI = {
     'title': 'The Message',
     'you': 'you',
     'name_mark': '{name} ({mark})',
+    # Punctuation the screens put between a label and its value, and between the items of a list.
+    'said': '{who}',  # who said a chat line, before its colon
+    'colon': ': ',
+    'list_sep': ', ',
     'gender_sep': ' · ',
     'gender_sep_short': '·',
     'bracket_gap': ' ',
@@ -79,7 +83,7 @@ UI = {
     'in_turn': 'turn {turn}',
     'killed_by': 'killed by {who}',
     'killed_by_nobody': 'killed by nobody',
-    'winning_task': "{who}'s secret task ({character}):",
+    'winning_task': "{who}'s secret task ({character})",
     'winners': 'Winners',
     'no_winner': 'Nobody wins',
     'reveal': 'Identities',
@@ -194,7 +198,7 @@ UI = {
     'replay': 'Replay',
     'replay_deciding': 'you were to decide: {kind}',
     'turn_of': "{name}'s turn",
-    'replay_last': 'This step: ',
+    'replay_last': 'This step',
     'replay_no_decision': 'No more decisions of yours that way',
     'replay_hint': '{key_replay_start}/{key_replay_end} start/end, {key_replay_decision_prev} previous decision',
     'step': 'step {i}/{n}',
@@ -289,7 +293,7 @@ UI = {
     'your_identity': 'Your identity',
     'identities_counts': '{name} (Military {m}, Latent {l}, Neutral {n})',
     'seconds': '{s}s',
-    'replay_saved_at': 'Replay saved:',
+    'replay_saved_at': 'Replay saved',
     'probe_says': 'asks about {identity}: yes → {yes}, no → says "{line}"',
     'probe_yes_draw': 'draw cards',
     'probe_yes_discard': 'discard a card',
@@ -303,7 +307,7 @@ UI = {
     'sender_mark': 'sender',
     'sent_by': 'sent by {sender}',
     'came_from': '(from {origin})',
-    'message_face': 'Message:',
+    'message_face': 'Message',
     'your_move': 'Your move',
     'notes_title': 'Identity notes (on this machine, for this game only, never sent)',
     'notes_hint': '{key_notes_prev} or {letters} pick a seat; {key_notes_mark_1} red · {key_notes_mark_2} blue · {key_notes_mark_3} neutral · {key_notes_mark_4} unknown · {key_notes_mark_0} clears; {key_notes_close} backs out',
@@ -313,7 +317,7 @@ UI = {
     'quick_chat_hint': 'A digit sends a line; {key_quick_chat_close} backs out',
     'bell': 'Ring the terminal bell when it is my move',
     'bell_key': 'bell',
-    'last_action': 'Last: ',
+    'last_action': 'Last',
 }
 
 #: One sentence per event kind, grouped by family (the same families as fengsheng_tui/i18n/events/).

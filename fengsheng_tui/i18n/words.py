@@ -174,6 +174,20 @@ class Words:
         `Bob (spectating)`. `name` is untrusted: the caller shows the result as plain text."""
         return self("name_mark", name=name, mark=mark)
 
+    @property
+    def colon(self) -> str:
+        """What stands between a label and its value: `Stack: ` (English), `结算区：` (full width,
+        no space: Chinese)."""
+        return self("colon")
+
+    def label(self, key: str, **kw: object) -> str:
+        """The catalog's text `key` as a label, its colon after it: `Identity: `, `身份：`."""
+        return self(key, **kw) + self.colon
+
+    def listing(self, items: Sequence[str]) -> str:
+        """Items in a row: `Bob, Ann` (English), `机器人1、小红` (Chinese, the enumeration comma)."""
+        return self("list_sep").join(items)
+
     def name(self, name: str) -> str:
         """A player's name as sent, for the screen: the table's own `Bot 3` in this language."""
         bot = BOT_NAME.fullmatch(name)

@@ -123,7 +123,7 @@ class TableLobbyScreen(FsScreen):
         app = self.fs_app
         words, state = app.words, app.state
         table = self.table
-        parts: list[Text | Table | ListText] = [plain(f"{words('table_lobby')}: {table.get('name', state.table or '')}",
+        parts: list[Text | Table | ListText] = [plain(words.label("table_lobby") + str(table.get("name", state.table or "")),
                                            style="bold underline")]
         seats = Table.grid(padding=(0, 2))
         for _ in range(3):
@@ -167,7 +167,7 @@ class TableLobbyScreen(FsScreen):
                                           if opts.get("characters") or k not in ("character_pick", "skill")})
                 elif key == "bot_delay" and isinstance(value, int | float):
                     value = words("seconds", s=f"{value:g}")
-                parts.append(plain(f"{words(key)}: {value}"))
+                parts.append(plain(f"{words.label(key)}{value}"))
         parts.append(Text(""))
         parts.append(ListText(Text(words("host_hint" if host else "guest_hint"), style="dim")))
         if self.note:
@@ -178,7 +178,7 @@ class TableLobbyScreen(FsScreen):
         if chat:
             parts.append(Text(""))
             parts.append(Text(words("chat"), style="bold underline"))
-            parts += [plain(f"» {entry.speaker(words, state.seat)}: {entry.chat[1]}", style="italic")
+            parts += [plain(f"» {words.label('said', who=entry.speaker(words, state.seat))}{entry.chat[1]}", style="italic")
                       for entry in chat if entry.chat is not None]
         self.query_one("#table-lobby", Static).update(Group(*parts))
 

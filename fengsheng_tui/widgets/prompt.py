@@ -142,7 +142,7 @@ def prompt_head(prompt: dict[str, Any], words: Words) -> str:
 
 def waiting_names(seats: list[object], state: ClientState, words: Words) -> str:
     """`Bot 1, Bot 2 …`: the first four seats waited for, and an ellipsis when there are more."""
-    names = ", ".join(words.seat_name(state.seats, s, state.seat) for s in seats[:4])
+    names = words.listing([words.seat_name(state.seats, s, state.seat) for s in seats[:4]])
     return names + (" …" if len(seats) > 4 else "") if seats else "…"
 
 

@@ -8,6 +8,8 @@ the real screens with Pilot.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bots import make_bot
@@ -81,3 +83,94 @@ async def test_after_our_answer_the_line_does_not_say_the_table_waits_on_us(lang
         await wait_until(pilot, lambda: passed in screen_text(app))
         line = next(row for row in screen_text(app).splitlines() if passed in row)
         assert "小明" not in line, line
+
+
+# ---------------------------------------------------------------- Chinese punctuation
+#: Chinese text takes full-width punctuation (`：`, `，`, `、`, `（）`, no space after them); the
+#: half-width exceptions are codes read as one token: a card's `[红·密电]` and its probe tag
+#: `(潜伏?摸)`, a seat note's `红?`, `主机:端口`, and an English command quoted as printed.
+HALF_WIDTH_CODES = {
+    "UI.probe_tag", "UI.note_red", "UI.note_blue", "UI.note_neutral", "UI.address", "ABBREVIATIONS[3]",
+    "ERRORS.connect",
+}
+CJK = "\u3400-\u9fff"
+WRONG_WIDTH = re.compile(rf"[:,;?!] |[:,;?!](?=[{CJK}])|(?<=[{CJK}])[:,;?!()]|\((?=[{CJK}])|[：，；、？！] ")
+
+
+def zh_strings(obj: object, path: str) -> list[tuple[str, str]]:
+    if isinstance(obj, str):
+        return [(path, obj)]
+    if isinstance(obj, dict):
+        return [found for key, value in obj.items() for found in zh_strings(value, f"{path}.{key}" if path else key)]
+    if isinstance(obj, list | tuple):
+        return [found for i, value in enumerate(obj) for found in zh_strings(value, f"{path}[{i}]")]
+    return []
+
+
+def test_every_chinese_string_has_full_width_punctuation() -> None:
+    """Every string of the Chinese catalogs (placeholders read as words)."""
+    from fengsheng_tui.i18n import zh
+
+    wrong = []
+    for name in dir(zh):
+        if name.startswith("_"):
+            continue
+        for path, text in zh_strings(getattr(zh, name), name):
+            if path in HALF_WIDTH_CODES:
+                continue
+            if WRONG_WIDTH.search(re.sub(r"\{[^}]*\}", "字", text)):
+                wrong.append((path, text))
+    assert not wrong, wrong
+
+
+def wrong_width_rows(text: str) -> list[str]:
+    """Screen rows with half-width punctuation in Chinese, card codes (`[红·密电](潜伏?摸)`) and the
+    help key `?` aside."""
+    rows = []
+    for row in text.splitlines():
+        body = re.sub(r"\[[^\]]*\](\([^)]*\))?", "[]", row)
+        body = re.sub(r"(?<!\S)\?(?= )", "", body)
+        if WRONG_WIDTH.search(body.replace("…", "")):
+            rows.append(row)
+    return rows
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_chinese_table_and_game_over_screens_use_full_width_punctuation(size: tuple[int, int]) -> None:
+    """What code puts between a label and its value (`身份: 潜伏战线`), between names (`胜者: A, B`),
+    after a colon (`情报： 退回`) and round a name's mark (`玩家(你)（老枪）`): main mixed widths."""
+    from .states import play_with_characters
+
+    game = play_with_characters(5, lambda g: g.state.turn >= 2 and any(p.seat == 0 for p in g.pending()))
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang="zh", clock=frozen, keymap={})
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: "秘密任务" in screen_text(app) or "角色" in screen_text(app))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "（你）" in text, text
+        assert not wrong_width_rows(text), wrong_width_rows(text)
+        for key in ("o", "escape"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert not wrong_width_rows(screen_text(app)), wrong_width_rows(screen_text(app))
+    over = play_with_characters(5, lambda g: False)
+    assert over.over
+    app = FengshengApp(ScriptedSession([welcome(0), update(over, 0)]), lang="zh", clock=frozen, keymap={})
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: "游戏结束" in screen_text(app))
+        text = screen_text(app)
+        assert "胜者：" in text, text
+        assert not wrong_width_rows(text), wrong_width_rows(text)
+
+
+async def test_the_chinese_table_lobby_uses_full_width_punctuation() -> None:
+    from .test_snapshots import LOBBY_TABLE
+
+    chat = {"type": "chat", "seat": 1, "name": "Bot 1", "text": "求截"}
+    app = FengshengApp(ScriptedSession([welcome(0), {"type": "lobby", "table": LOBBY_TABLE}, chat]), lang="zh",
+                       clock=frozen, keymap={})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: "求截" in screen_text(app))
+        text = screen_text(app)
+        assert "机器人1：求截" in text and "人数：" in text, text
+        assert not wrong_width_rows(text), wrong_width_rows(text)
