@@ -20,7 +20,7 @@ from textual.binding import BindingsMap
 from textual.screen import Screen
 
 from .client_state import ClientState
-from .doors.guest import GuestDoor
+from .doors.guest import DOOR_META, GuestDoor
 from .i18n import Words
 from .keys import KeySpec, bindings, capital, check_keymap, load_keymap
 from .preferences import Preferences, resolve, save_preferences
@@ -247,9 +247,18 @@ class FengshengApp(App[int]):
         if self.guest is not None:
             from .screens.guest import GuestScreen
 
+            self.tell_door(False)
             self.push_screen(GuestScreen(self.guest, notice=notice, ask_password=ask_password))
             return
         self.push_screen(LobbyScreen(self.interfaces, notice=notice))
+
+    def tell_door(self, at_table: bool) -> None:
+        """Tell the browser door whether this guest is at the table (seated or watching) or back at
+        its name prompt: a full door gives a newcomer only a place still at the prompt
+        (`doors.web.WebDoor.push_out`). A meta packet of textual-serve's pipe; nothing elsewhere."""
+        write_meta = getattr(self._driver, "write_meta", None)
+        if self.guest is not None and write_meta is not None:
+            write_meta({"type": DOOR_META, "at_table": at_table})
 
     async def server_broke(self, detail: str) -> None:
         """The server sent what this client will not take: close, and show the error screen."""
@@ -282,6 +291,7 @@ class FengshengApp(App[int]):
         kind = self.state.apply(msg)
         if kind == "welcome":
             self.set_connection_lost(False)
+            self.tell_door(True)
         elif kind == "lobby":
             self.close_game_over()
             # A screen over the lobby (its timers, help) stays: the lobby under it shows the frame.

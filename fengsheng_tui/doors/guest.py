@@ -14,6 +14,8 @@ import sys
 import time
 from dataclasses import dataclass
 
+#: The meta packet a browser guest's client sends the door (`FengshengApp.tell_door`).
+DOOR_META = "fengsheng_at_table"
 #: Seconds a guest may sit at the name prompt before the door closes (a tab left open, a port scan).
 NAME_IDLE_SECONDS = 300.0
 NAME_MAX = 20
