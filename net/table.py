@@ -23,6 +23,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -157,8 +158,9 @@ class Table:
         #: The task is parked with an empty inbox (see `post`), until `_sleep_until` (None: no timer).
         self._idle = False
         self._sleep_until: float | None = None
-        #: Frames went out from `_run_now`; the task owes the journal its fsync.
-        self._sync_due = False
+        #: The journal's fsync of the last batch, in a thread (`Journal.sync_soon`): the next batch
+        #: waits for it, so a power cut loses at most the batch in flight.
+        self._syncing: Future[None] | None = None
         self._task: asyncio.Task[None] | None = None
         #: Figures for the benchmark: defaults applied on expiry, and the worst lateness.
         self.timeouts = 0
@@ -222,6 +224,7 @@ class Table:
             except asyncio.CancelledError:
                 pass
             self._task = None
+        await self._synced()  # the fsync thread must be done with the file before it closes
         if self.journal is not None:
             self.journal.close()
         if self._writing:  # a finished game's files, still being written
@@ -235,38 +238,41 @@ class Table:
         it waits in the inbox for the task's next batch.
         """
         self._inbox.append(item)
-        if self._idle:
+        syncing = self._syncing
+        if self._idle and (syncing is None or syncing.done()):
             self._run_now()
         else:
-            self._wake.set()
+            self._wake.set()  # the task waits out the last batch's fsync first
 
     def _run_now(self) -> None:
-        """One batch, step and frames, on behalf of the parked task (which is the table's only
-        other actor, so the single-writer rule holds). The journal's fsync and any timer that
-        is now due earlier are left to the task, which is woken for them; until it parks again
-        new items queue up as usual, so the fsync still comes before the next batch's frames."""
+        """One batch, step, frames and the fsync handed to its thread, on behalf of the parked
+        task (which is the table's only other actor, so the single-writer rule holds), once the
+        last batch's fsync is done. A timer now due earlier is left to the task, which is woken
+        for it; until it parks again new items queue up as usual."""
         self._idle = False
         batch = list(self._inbox)
         self._inbox.clear()
         try:
             self._step(batch)
-            self._sync_due = self._flush_now() or self._sync_due
+            self._flush()
         except Exception:
             log.exception("%s: internal error while handling %d items", self.name, len(batch))
         wake_at = self._wake_time()
-        if self._sync_due or self._inbox or (
-            wake_at is not None and (self._sleep_until is None or wake_at < self._sleep_until)
-        ):
+        if self._inbox or (wake_at is not None and (self._sleep_until is None or wake_at < self._sleep_until)):
             self._wake.set()
         else:
             self._idle = True
 
+    async def _synced(self) -> None:
+        """Until the last batch's fsync is done (a failed one was logged by the journal)."""
+        syncing = self._syncing
+        if syncing is not None:
+            if not syncing.done():
+                await asyncio.wrap_future(syncing)
+            self._syncing = None
+
     async def run(self) -> None:
         while True:
-            if self._sync_due:
-                self._sync_due = False
-                if self.journal is not None:
-                    await asyncio.to_thread(self.journal.sync)
             if not self._inbox:
                 self._wake.clear()
                 wake_at = self._wake_time()
@@ -285,11 +291,12 @@ class Table:
                                 pass
                 finally:
                     self._idle = False
+            await self._synced()
             batch = list(self._inbox)
             self._inbox.clear()
             try:
                 self._step(batch)
-                await self._flush()
+                self._flush()
             except Exception:
                 log.exception("%s: internal error while handling %d items", self.name, len(batch))
             await asyncio.sleep(0)
@@ -333,16 +340,17 @@ class Table:
         session.send(P.error(P.RATE_LIMITED, f"{what}: at most {TOGGLE_RATE:g} changes a second"))
         return False
 
-    async def _flush(self) -> None:
+    def _flush(self) -> None:
         """Hand the journal to the OS, tell every connection what changed, then fsync.
 
         Written before anyone is told, so a crash of the server process loses nothing a client
         has seen; the fsync (against a power cut) comes after the frames, in a thread, so neither
-        the table's players nor the other tables wait on the disk. Messages arriving meanwhile
-        wait in the inbox and form the next batch.
+        the table's players nor the other tables wait on the disk. The next batch waits for it
+        (`_synced`, or `post` leaves the batch to the task): messages arriving meanwhile wait in
+        the inbox.
         """
         if self._flush_now() and self.journal is not None:
-            await asyncio.to_thread(self.journal.sync)
+            self._syncing = self.journal.sync_soon()
 
     def _flush_now(self) -> bool:
         """`_flush` up to the fsync: the journal to the OS, then the frames. True if an fsync is due."""
