@@ -24,6 +24,7 @@ import stat
 import struct
 import zlib
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -44,6 +45,11 @@ JOURNAL_SUFFIX = ".journal"
 REPLAY_SUFFIX = ".replay"
 
 log = logging.getLogger("fengsheng.journal")
+
+#: Threads that fsync the journals of every table in the process (`Journal.sync_soon`), made on
+#: first use. A few, so that one slow disk flush does not queue every other table's behind it.
+SYNC_THREADS = 4
+_syncers: ThreadPoolExecutor | None = None
 
 
 class JournalError(ValueError):
@@ -119,6 +125,16 @@ class Journal:
     def sync(self) -> None:
         """Flush and fsync: called once per batch of choices, right after the clients are told."""
         self._write(self._flush_and_fsync)
+
+    def sync_soon(self) -> Future[None]:
+        """`sync` in one of the process's fsync threads; done once it has returned. Nothing on the
+        event loop is woken when it is done: a table looks at the future when it next needs it
+        (measured: an `asyncio.to_thread` per batch cost the loop about as much as the batch's
+        fan-out, in the future's wake-up and the table task's extra steps)."""
+        global _syncers
+        if _syncers is None:
+            _syncers = ThreadPoolExecutor(SYNC_THREADS, thread_name_prefix="fengsheng-fsync")
+        return _syncers.submit(self.sync)
 
     def _flush_and_fsync(self) -> None:
         self._file.flush()
