@@ -58,6 +58,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
+    from fengsheng_tui.compiled.loader import activate
+
+    activate()
     parser = argparse.ArgumentParser(prog="fengsheng browse")
     add_arguments(parser)
     sys.exit(run(parser.parse_args()))
