@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 
 from net.text import shown
 
-from .guest import SPAWN_BURST, SPAWN_SECONDS, QuietLog, SpawnBudget, loopback_source
+from .guest import DOOR_META, SPAWN_BURST, SPAWN_SECONDS, QuietLog, SpawnBudget, loopback_source
 
 
 def printable(text: str, limit: int = 80) -> str:
@@ -273,6 +273,8 @@ class WebDoor:
         self.connections: dict[str, int] = {}
         self._counted: dict[Any, str] = {}  # aiohttp's protocol of each counted connection -> address
         self._refusals = QuietLog(log, "web door: ")
+        #: Guests being ended to make room (`push_out`), kept until they are.
+        self._ending: set[asyncio.Task[None]] = set()
         self.port = 0
         self._runner: Any = None
         self._files: dict[str, tuple[bytes, str]] = {}
@@ -330,7 +332,7 @@ class WebDoor:
     async def close(self) -> None:
         for guest in list(self.guests):
             guest.reason = CLOSED_BY_HOST
-        await asyncio.gather(*(guest.end() for guest in list(self.guests)), return_exceptions=True)
+        await asyncio.gather(*(guest.end() for guest in list(self.guests)), *self._ending, return_exceptions=True)
         if self._runner is not None:
             await self._runner.cleanup()
         if self.root is not None:
@@ -390,7 +392,7 @@ class WebDoor:
         if sum(1 for address in self.guests.values() if address == peer) >= self.max_per_address:
             return (f"同一地址最多 {self.max_per_address} 个浏览器会话 · "
                     f"at most {self.max_per_address} browser sessions from one address")
-        if len(self.guests) >= self.max_guests:
+        if len(self.guests) >= self.max_guests and not self.push_out(peer):
             return (f"浏览器入口已满（{self.max_guests} 人），请稍后再试 · "
                     f"the table's browser door is full ({self.max_guests} guests): try again later")
         wait = self.spawns.wait(peer)
@@ -398,6 +400,32 @@ class WebDoor:
             return (f"此地址新开会话太频繁，请 {wait:.0f} 秒后刷新 · "
                     f"too many new sessions from one address: reload in {wait:.0f} s")
         return None
+
+    def push_out(self, address: str) -> bool:
+        """Make room in a full door for a guest from `address`: the oldest guest still at his name
+        prompt (his client has not said it is at the table) of the address holding the most
+        places goes, if that address holds at least two more than `address`. A stranger with a
+        few addresses cannot keep the door full by reopening tabs as they time out, and no guest
+        at the table is ever ended for a newcomer. False if no one may be pushed out."""
+        counts: dict[str, int] = {}
+        for peer in self.guests.values():
+            counts[peer] = counts.get(peer, 0) + 1
+        mine = counts.get(address, 0)
+        waiting = [(guest, peer) for guest, peer in self.guests.items()
+                   if not guest.at_table and counts[peer] >= mine + 2]
+        if not waiting:
+            return False
+        busiest = max(counts[peer] for _, peer in waiting)
+        guest, peer = next((g, p) for g, p in waiting if counts[p] == busiest)  # the oldest: dicts keep order
+        del self.guests[guest]
+        self._refusals.log_line(f"door full: a guest at the prompt from {peer} ({busiest} guests) "
+                                f"gave way to {address} ({mine})")
+        task = asyncio.get_running_loop().create_task(guest.push_out(
+            "浏览器入口已满：你在名字输入处的位置让给了来自另一地址的客人，请稍后刷新 · the door is full: your place "
+            "at the name prompt went to a guest from an address with fewer guests; reload later"))
+        self._ending.add(task)
+        task.add_done_callback(self._ending.discard)
+        return True
 
     async def _socket(self, request: Any) -> Any:
         from aiohttp import web
@@ -433,7 +461,7 @@ class WebDoor:
             log.exception("web door: guest from %s failed", request.remote)
         finally:
             await guest.end()
-            del self.guests[guest]
+            self.guests.pop(guest, None)  # already gone if it was pushed out
             if alone:
                 shutil.rmtree(folder, ignore_errors=True)
             log.info("web door: guest from %s left (%d now)", request.remote, len(self.guests))
@@ -463,6 +491,30 @@ def _make_guest_class() -> type:
             self.argv = argv
             self.folder = folder
             self.lang = lang
+            #: The client said it is at the table (seated or watching), not at its name prompt.
+            self.at_table = False
+            self.pushed_out = False
+
+        async def on_meta(self, data: bytes) -> None:
+            """The client's word on where its guest is (`DOOR_META`); textual-serve's own kinds after."""
+            try:
+                meta = json.loads(data)
+            except ValueError:
+                return
+            if isinstance(meta, dict) and meta.get("type") == DOOR_META:
+                self.at_table = meta.get("at_table") is True
+                return
+            if isinstance(meta, dict) and meta.get("type") == "exit" and self.pushed_out:
+                return  # the door closes the socket itself, after saying why
+            await super().on_meta(data)
+
+        async def push_out(self, reason: str) -> None:
+            """End this guest to make room for another, telling him why in his terminal."""
+            self.pushed_out = True
+            await self.end()
+            with contextlib.suppress(Exception):
+                await self.socket.send_bytes(f"\r\n\r\n  {reason}\r\n".encode())
+                await self.socket.close()
 
         async def _close_socket(self) -> None:
             """The client exited: close the socket with the reason the page shows (a client that

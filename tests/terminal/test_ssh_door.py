@@ -379,7 +379,15 @@ def test_limits_per_address_in_all_and_before_a_name(game_host, keys) -> None:
         other = Guest(ssh_command(port, "gus", key, "-o", "BindAddress=127.0.0.2", tty="-tt"))
         waiting.append(other)
         other.read_until(PROMPT.encode())
-        full = run_ssh(ssh_command(port, "gus", key, "-o", "BindAddress=127.0.0.3", tty="-tt"))
+        # Full: a newcomer from an address with none takes the oldest prompt place of the
+        # address holding two (its fair share is one of three)...
+        newcomer = Guest(ssh_command(port, "gus", key, "-o", "BindAddress=127.0.0.3", tty="-tt"))
+        newcomer.read_until(PROMPT.encode())
+        status, err = waiting.pop(0).finish(timeout=10)
+        assert status == 1 and "your place at the prompt went to a guest from an address with fewer" in err
+        waiting.append(newcomer)
+        # ... and once every address holds one, the door is full for the next.
+        full = run_ssh(ssh_command(port, "gus", key, "-o", "BindAddress=127.0.0.4", tty="-tt"))
         assert full.returncode == 1 and "the door is full (3 guests)" in full.stderr
         # Half-open connections from one address: past twice its share they are dropped at once.
         silent = []
