@@ -145,7 +145,7 @@ def cells(text: str) -> int:
 
 class LineEditor:
     """One line of input from a raw terminal: printable characters, Backspace, Ctrl+U, Enter, Ctrl+C
-    (and Tab, which the caller gives a meaning).
+    (Tabs are counted in `tabs`, for the caller to give a meaning).
 
     Escape sequences (arrows, function keys, OSC strings) are skipped whole; invalid UTF-8 is dropped.
     """
@@ -156,6 +156,8 @@ class LineEditor:
         self.limit = limit
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="ignore")
         self._escape = ""
+        #: Tabs pressed since the caller last looked (never part of the text).
+        self.tabs = 0
 
     @property
     def shown(self) -> str:
@@ -179,7 +181,7 @@ class LineEditor:
             elif ch in "\r\n":
                 return "enter"
             elif ch == "\t":
-                return "tab"
+                self.tabs += 1
             elif ch in "\x03\x04":
                 return "cancel"
             elif ch in "\x7f\x08":
@@ -831,14 +833,16 @@ class _Session(asyncssh.SSHServerSession):
 
     def _key_in(self, data: bytes) -> None:
         result = self.editor.feed(data)
+        tabs, self.editor.tabs = self.editor.tabs, 0
+        if tabs % 2 and self.stage == "name":  # Tab at the name prompt: the game's other language
+            self.lang = "en" if self.game_lang() == "zh" else "zh"
         if result == "cancel":
             self.door.prompt_log(f"{self.who} left at the prompt")
             self._write("\n")
             self._finish("", 0)
         elif result == "enter":
             self._entered()
-        elif result == "tab" and self.stage == "name":
-            self.lang = "en" if self.game_lang() == "zh" else "zh"
+        elif tabs and self.stage == "name":
             self._draw()
         elif self.stage != "watch":
             self._redraw_line()
