@@ -233,9 +233,9 @@ class Table:
     def post(self, item: tuple[Any, ...]) -> None:
         """The only way into the table from outside its task.
 
-        While the task is parked with nothing to do, the item is handled at once, in the caller's
-        callback (`_run_now`): a choice reaches the players without two task switches. Otherwise
-        it waits in the inbox for the task's next batch.
+        While the task is parked with nothing to do and the last batch's fsync is done, the item
+        is handled at once, in the caller's callback (`_run_now`): a choice reaches the players
+        without two task switches. Otherwise it waits in the inbox for the task's next batch.
         """
         self._inbox.append(item)
         syncing = self._syncing
