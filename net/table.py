@@ -347,10 +347,11 @@ class Table:
         has seen; the fsync (against a power cut) comes after the frames, in a thread, so neither
         the table's players nor the other tables wait on the disk. The next batch waits for it
         (`_synced`, or `post` leaves the batch to the task): messages arriving meanwhile wait in
-        the inbox.
+        the inbox. A batch that journaled nothing (a seat gone or back, 托管) has nothing to fsync.
         """
-        if self._flush_now() and self.journal is not None:
-            self._syncing = self.journal.sync_soon()
+        journal = self.journal
+        if self._flush_now() and journal is not None and journal.unsynced:
+            self._syncing = journal.sync_soon()
 
     def _flush_now(self) -> bool:
         """`_flush` up to the fsync: the journal to the OS, then the frames. True if an fsync is due."""
