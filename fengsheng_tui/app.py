@@ -19,6 +19,7 @@ from textual.app import App, SystemCommand
 from textual.binding import BindingsMap
 from textual.screen import Screen
 
+from . import paths
 from .client_state import ClientState
 from .doors.guest import DOOR_META, GuestDoor
 from .i18n import Words
@@ -111,6 +112,11 @@ class FengshengApp(App[int]):
         self.theme_changed_signal.subscribe(self, lambda _theme: self.save_settings())
         for notice in self.notices:
             self.notify(clean(notice), timeout=60, markup=False)
+        # Config files found damaged (moved aside, `paths.set_aside`): before now, and from now on.
+        for notice in paths.DAMAGE_NOTICES:
+            self.notify(clean(notice), severity="warning", timeout=60, markup=False)
+        paths.DAMAGE_NOTICES.clear()
+        paths.damage_listener = self._config_damaged
         if self.guest is not None:
             from .screens.guest import GuestScreen
 
@@ -125,6 +131,14 @@ class FengshengApp(App[int]):
             from .screens.lobby import LobbyScreen
 
             self.push_screen(LobbyScreen(self.interfaces))
+
+    def on_unmount(self) -> None:
+        if paths.damage_listener == self._config_damaged:
+            paths.damage_listener = None
+
+    def _config_damaged(self, notice: str) -> None:
+        paths.DAMAGE_NOTICES.remove(notice)
+        self.notify(clean(notice), severity="warning", timeout=60, markup=False)
 
     def screen_bindings(self, specs: tuple[KeySpec, ...]) -> BindingsMap:
         """A screen's bindings after the player's remapping, in the current language."""

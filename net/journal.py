@@ -276,8 +276,12 @@ def _is_choice(choice: Any) -> bool:
             and type(choice[1]) is int and isinstance(choice[2], str))
 
 
+#: Largest journal read: far above the longest game (a few thousand choices of about 30 bytes).
+MAX_JOURNAL = 64 * 1024 * 1024
+
+
 def read_journal(path: Path) -> JournalContents:
-    data = path.read_bytes()
+    data = _read_bounded(path, MAX_JOURNAL, "journal")
     if not data.startswith(MAGIC):
         if _old_format(data):
             raise JournalError(
@@ -311,6 +315,20 @@ def read_journal(path: Path) -> JournalContents:
                 choices_after=sum(1 for r in after if r.get("t") == "choice"),
                 end_after=any(r.get("t") == "end" for r in after))
     return contents
+
+
+def _read_bounded(path: Path, limit: int, what: str) -> bytes:
+    """A regular file's bytes, at most `limit` (JournalError past it): a FIFO would block the read
+    for good, `/dev/zero` never end, a huge file fill the memory."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise JournalError(f"{path} is not a regular file, so not a table {what}")
+    with open(fd, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise JournalError(f"{path} is over {limit // (1024 * 1024)} MiB: not a table {what} this game wrote")
+    return data
 
 
 def keep_aside(path: Path) -> Path:

@@ -83,6 +83,17 @@ _CHOICE_ERRORS = {
 LOBBY_FRAME_EVERY = 0.1
 
 
+
+def _bot_wait(bot: object, delay: float, seconds: float) -> float:
+    """How long after a prompt opens its seat's bot answers: the table's delay, and for a bot that
+    searches (`thinks`) at least its budget (within the prompt's time), so that the moment its
+    answer comes shows nothing of what it had to choose from (`Table._think_ahead`)."""
+    budget = getattr(bot, "budget", None) if getattr(bot, "thinks", False) else None
+    if not isinstance(budget, (int, float)):
+        return delay
+    return max(delay, min(float(budget), 0.8 * seconds))
+
+
 class Table:
     def __init__(
         self,
@@ -709,9 +720,10 @@ class Table:
                 kind = TURN_WINDOW if turn_window and prompt.kind == RESPONSE else prompt.kind
                 slot = self.slots[prompt.seat]
                 offline = slot.offline_since is not None and slot.bot is None
-                self.timing.issue(prompt.id, self.timer(kind),
-                                  self.offline_timeout if offline else None,
-                                  self.bot_delay * (TURN_WINDOW_BOT_SHARE if turn_window else 1.0))
+                seconds = self.timer(kind)
+                self.timing.issue(prompt.id, seconds, self.offline_timeout if offline else None,
+                                  _bot_wait(slot.bot, self.bot_delay * (TURN_WINDOW_BOT_SHARE if turn_window else 1.0),
+                                            seconds))
         asked = range(w.first_prompt, w.first_prompt + len(w.eligible)) if w is not None else range(0)
         for prompt_id in [p for p in self.deadlines if p not in live]:
             deadline = self.deadlines.pop(prompt_id)
@@ -722,6 +734,24 @@ class Table:
             del self._answered[prompt_id]
         for prompt_id in [p for p in self._thought if p not in live]:
             del self._thought[prompt_id]
+        self._think_ahead()
+
+    def _think_ahead(self) -> None:
+        """A searching bot starts on each prompt of its seat as soon as it opens, and its answer
+        is applied when its wait (`_bot_wait`: at least its budget) is over, whatever it found. Its
+        search ran after the delay before, so how long a bot's seat stayed in `waiting` told every
+        other seat whether it had one option (a decoy skill offer, a window with nothing to play:
+        answered at once) or several worth a second of search: a hidden character or hand shown."""
+        game = self.game
+        if game is None or self.phase != PLAYING:
+            return
+        for prompt in list(game.prompts.values()):
+            slot = self.slots[prompt.seat]
+            if (getattr(slot.bot, "thinks", False) and prompt.seat not in self._thinking
+                    and prompt.id not in self._thought):
+                seat_view = self.standins.seat_view(game, slot)
+                if not self._think(slot, prompt, seat_view):
+                    return  # no loop runs here: the bot decides in place when due
 
     def _due(self, now: float) -> tuple[list[Prompt], list[Prompt], list[SeatSlot]]:
         """(expired prompts, bot prompts whose delay has passed, seats due a stand-in)."""
@@ -772,6 +802,7 @@ class Table:
             if game is None or self.phase != PLAYING:
                 return
             now = self.clock()
+            self._think_ahead()  # a thought came back: the seat's next prompt may start its own
             expired, bot_moves, standins = self._due(now)
             for slot in standins:
                 self.standins.stand_in(game, slot)

@@ -122,6 +122,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from fengsheng_tui.compiled.loader import activate
+
+    activate()  # the engine its host runs: the compiled build where a verified one exists
     parser = argparse.ArgumentParser(prog="fengsheng-guest")
     add_arguments(parser)
     args = parser.parse_args(argv)

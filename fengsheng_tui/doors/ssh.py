@@ -107,6 +107,11 @@ def load_host_key(folder: Path) -> asyncssh.SSHKey:
     path = folder / HOST_KEY_FILE
     try:
         key = asyncssh.read_private_key(str(path))
+    except (asyncssh.KeyImportError, UnicodeDecodeError, IsADirectoryError) as exc:
+        # Never replaced silently: guests who know the old fingerprint would be told to distrust
+        # the new one, and the host may want the old key back.
+        raise ValueError(f"{path} is not a private key ({exc}); move it aside and start again to make "
+                         "a new one (guests' ssh will then warn of a changed host key)") from None
     except FileNotFoundError:
         key = asyncssh.generate_private_key("ssh-ed25519", comment="fengsheng ssh door")
         try:

@@ -274,3 +274,20 @@ def test_a_keyless_login_never_ends_a_live_session(game_host) -> None:
     finally:
         first.stop()
         second.stop()
+
+
+@pytest.mark.parametrize("damage", [b"garbage\x00\xff", b"-----BEGIN OPENSSH PRIVATE KEY-----\ncut short", "folder"])
+def test_a_damaged_host_key_is_named_and_never_replaced(tmp_path, damage) -> None:
+    """Before: asyncssh's "Invalid private key" (or a UnicodeDecodeError traceback) with no word
+    of which file. Now the host is told which file and what to do; the file stays as it was."""
+    from fengsheng_tui.doors.ssh import HOST_KEY_FILE, load_host_key
+
+    path = tmp_path / HOST_KEY_FILE
+    if damage == "folder":
+        path.mkdir()
+    else:
+        path.write_bytes(damage)
+    with pytest.raises(ValueError, match="is not a private key") as info:
+        load_host_key(tmp_path)
+    assert str(path) in str(info.value) and "move it aside" in str(info.value)
+    assert path.is_dir() if damage == "folder" else path.read_bytes() == damage
