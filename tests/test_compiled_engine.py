@@ -1,7 +1,8 @@
 """The optional compiled engine (fengsheng_tui/compiled): which engine a `fengsheng` process runs.
 
-One real mypyc build of a small part of the engine (engine/config.py, a few seconds) is made into
-a temporary cache and verified; each test then gives a fresh process its own copy of that cache,
+One real mypyc build of a small part of the engine (engine/config.py and engine/prompts.py, a
+few seconds) is made into a temporary cache and verified (its games include the engine's refusals,
+whose `code` a compiled exception class lost before it became a ClassVar); each test then gives a fresh process its own copy of that cache,
 as it is or damaged, and reads what the process imported and what it says.
 """
 
@@ -30,13 +31,13 @@ PROBE = ("import json; from fengsheng_tui.compiled.loader import activate; c = a
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A cache holding a verified build of this engine source with engine/config.py compiled."""
+    """A cache holding a verified build of this engine source with config.py and prompts.py compiled."""
     if missing_tools():
         pytest.skip("cannot compile here: " + "; ".join(missing_tools()))
     cache = tmp_path_factory.mktemp("built")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(cache))
-        folder = build(SOURCE, modules=["engine/config.py"], checks="quick", say=lambda line: None)
+        folder = build(SOURCE, modules=["engine/config.py", "engine/prompts.py"], checks="quick", say=lambda line: None)
     assert folder == cache / "fengsheng" / "engine" / loader.build_key(SOURCE)
     return cache
 
@@ -79,10 +80,16 @@ def test_a_verified_build_of_this_source_is_the_engine_that_runs(built: Path, tm
     assert config.endswith(SUFFIX) and Path(config).is_relative_to(folder)
     # What was not compiled comes from the build's copy of the same source.
     assert Path(game).is_relative_to(folder) and game.endswith(".py")
+    # A refusal keeps its code compiled (the server sends it back as a typed error).
+    code = ("from fengsheng_tui.compiled.loader import activate; activate(); import engine.prompts as p; "
+            "print(p.__file__.endswith('.py'), p.IllegalOption('x').code, p.NoPrompt.code)")
+    out = subprocess.run([sys.executable, "-c", code], env=env_for(cache), cwd=ROOT, check=True, capture_output=True,
+                         text=True, timeout=60).stdout.split()
+    assert out == ["False", "illegal_option", "not_prompted"]
     status = fengsheng(cache, "engine", "status")
     assert status.returncode == 0
     assert status.stdout.startswith("compiled engine (a verified build of this engine source)")
-    assert f"build: {folder}" in status.stdout and "1 modules compiled" in status.stdout
+    assert f"build: {folder}" in status.stdout and "2 modules compiled" in status.stdout
     assert "files: the ones that were verified" in status.stdout
     assert fengsheng(cache, "--version").stdout.splitlines()[1].startswith("compiled engine")
     # The same games as the interpreted engine.

@@ -7,8 +7,10 @@ two: the interpreted engine is the reference, so no pinned figure goes stale whe
 
 A fingerprint is, for one seeded game of random choices seen through views with the invariants
 checked (the golden games' decider): the final state hash, a hash of every seat's event log, the
-decision count; and the same game replayed from its choices to halfway, copied there, and the
-copy played on must end in the same state (search plays copies; the check fails if not). The full set adds games
+decision count, the engine's refusals (wrong seat, closed prompt, made-up option, game over: class,
+code, message, as a server sends them back); and the same game replayed from its choices to
+halfway, copied there, and the copy played on must end in the same state (search plays copies;
+the check fails if not). The full set adds games
 with a `hard` seat at a fixed rollout count (worlds sampled from a view and played out), whose
 decisions must also be the same.
 """
@@ -59,12 +61,34 @@ def random_game(players: int, identities: str, characters: bool, seed: int) -> l
     half = len(game.choices) // 2
     for seat, prompt_id, option in game.choices[:half]:
         replayed.choose(seat, prompt_id, option)
+    refused = refusals(replayed) + refusals(game)
     copy = replayed.copy()
     for seat, prompt_id, option in game.choices[half:]:
         copy.choose(seat, prompt_id, option)
     if copy.state_hash() != game.state_hash():
         raise SystemExit(f"a copy of game {players, identities, characters, seed} went astray")
-    return [players, identities, characters, seed, game.state_hash(), seen, game.state.decisions]
+    return [players, identities, characters, seed, game.state_hash(), seen, game.state.decisions, refused]
+
+
+def refusals(game) -> list[list]:  # noqa: ANN001 - an engine Game
+    """What the engine says to the wrong seat, a closed prompt, a made-up option, a finished game
+    (what a server sends back as a typed error): class, code and message of each refusal."""
+    from engine import ChoiceError
+
+    open_prompts = game.pending()
+    prompt = open_prompts[0] if open_prompts else None
+    idle = next((s for s in range(len(game.state.seats)) if s not in game.prompts), 0)
+    attempts = [(0, 0, "x")] if prompt is None else [
+        (idle, prompt.id, prompt.default), (prompt.seat, prompt.id + 1, prompt.default),
+        (prompt.seat, prompt.id, "no such option")]
+    said = []
+    for seat, prompt_id, option in attempts:
+        try:
+            game.choose(seat, prompt_id, option)
+            said.append(["accepted"])
+        except ChoiceError as exc:
+            said.append([type(exc).__name__, exc.code, str(exc)])
+    return said
 
 
 def hard_game(players: int, identities: str, characters: bool, seed: int) -> list:
