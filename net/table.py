@@ -244,9 +244,9 @@ class Table:
     def post(self, item: tuple[Any, ...]) -> None:
         """The only way into the table from outside its task.
 
-        While the task is parked with nothing to do, the item is handled at once, in the caller's
-        callback (`_run_now`): a choice reaches the players without two task switches. Otherwise
-        it waits in the inbox for the task's next batch.
+        While the task is parked with nothing to do and the last batch's fsync is done, the item
+        is handled at once, in the caller's callback (`_run_now`): a choice reaches the players
+        without two task switches. Otherwise it waits in the inbox for the task's next batch.
         """
         self._inbox.append(item)
         syncing = self._syncing
@@ -358,10 +358,11 @@ class Table:
         has seen; the fsync (against a power cut) comes after the frames, in a thread, so neither
         the table's players nor the other tables wait on the disk. The next batch waits for it
         (`_synced`, or `post` leaves the batch to the task): messages arriving meanwhile wait in
-        the inbox.
+        the inbox. A batch that journaled nothing (a seat gone or back, 托管) has nothing to fsync.
         """
-        if self._flush_now() and self.journal is not None:
-            self._syncing = self.journal.sync_soon()
+        journal = self.journal
+        if self._flush_now() and journal is not None and journal.unsynced:
+            self._syncing = journal.sync_soon()
 
     def _flush_now(self) -> bool:
         """`_flush` up to the fsync: the journal to the OS, then the frames. True if an fsync is due."""
