@@ -57,6 +57,10 @@ UI = {
     'intercepted': 'intercepted by {who}',
     'on': 'on',
     'replaced': 'replacing',
+    # A card a sentence names in passing: ` (on Lock [black·Direct])`.
+    'aside_open': ' (',
+    'aside_close': ')',
+    'word_gap': ' ',
     'by': 'by {who}',
     'k_play': 'Play phase: digit picks a card, {key_confirm} uses it, {key_pass} ends the phase',
     'k_send': 'Send a message: digit picks a card, {key_confirm} sends it',

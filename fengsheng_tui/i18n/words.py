@@ -188,6 +188,10 @@ class Words:
         """Items in a row: `Bob, Ann` (English), `机器人1、小红` (Chinese, the enumeration comma)."""
         return self("list_sep").join(items)
 
+    def aside(self, word: str, card: str) -> str:
+        """A card named in passing after a sentence: ` (on Lock [black·Direct])`, `（对锁定[黑·直达]）`."""
+        return self("aside_open") + self(word) + self("word_gap") + card + self("aside_close")
+
     def name(self, name: str) -> str:
         """A player's name as sent, for the screen: the table's own `Bot 3` in this language."""
         bot = BOT_NAME.fullmatch(name)

@@ -55,6 +55,10 @@ UI = {
     'intercepted': '被{who}截获',
     'on': '对',
     'replaced': '换下',
+    # A card a sentence names in passing: `（对锁定[黑·直达]）`, after no space.
+    'aside_open': '（',
+    'aside_close': '）',
+    'word_gap': '',
     'by': '{who}使用',
     'k_play': '出牌阶段：数字选牌，{key_confirm} 使用，{key_pass} 结束出牌',
     'k_send': '传出情报：数字选一张牌，{key_confirm} 传出',

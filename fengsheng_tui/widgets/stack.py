@@ -24,9 +24,9 @@ def entry_text(depth: int, item: dict[str, object], state: ClientState, words: W
         line.append_text(plain(" → " + words.seat_name(seats, item.get("target_seat"), me)))
     target_card = item.get("target_card")
     if isinstance(target_card, dict):
-        line.append(f" ({words('on')} ")
+        line.append(words("aside_open") + words("on") + words("word_gap"))
         line.append_text(card_text(target_card, words, mono))
-        line.append(")")
+        line.append(words("aside_close"))
     line.overflow = "fold"
     return line
 

@@ -194,3 +194,24 @@ async def test_the_footer_never_cuts_a_key_at_80_columns(lang: str) -> None:
         for needed in (f"? {words('help')}", f"q {words('quit')}", f"u {words('skill_key')}"):
             assert needed in footer, footer
         assert footer.endswith(f"q {words('quit')}"), footer
+
+
+def test_every_chinese_event_sentence_has_full_width_punctuation() -> None:
+    """Whole games with characters, every event as seat 0's log writes it: main wrote asides in
+    half-width brackets with a space (`→ 机器人1 (对 锁定[黑·直达])`, `(换下 …)`)."""
+    from engine import events_for
+    from fengsheng_tui.i18n.words import Words
+
+    from .states import play_with_characters
+
+    words, wrong, asides = Words("zh"), [], 0
+    for seed in range(6):
+        game = play_with_characters(seed, lambda g: False, players=5 + seed % 3)
+        seats = view(game, 0)["seats"]
+        for event in events_for(game, 0, 0):
+            text = words.event(event, seats, 0)  # type: ignore[arg-type]
+            if text:
+                asides += "（对" in text or "（换下" in text
+                if wrong_width_rows(text):
+                    wrong.append(text)
+    assert asides and not wrong, wrong[:10]

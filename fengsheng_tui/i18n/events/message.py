@@ -14,7 +14,7 @@ def prepare(s: Sentence) -> None:
         values["target"] = s.arrow("target")
     elif s.kind == "switched":
         old = ev.get("old")
-        values["old"] = f" ({s.words('replaced')} {s.words.card(old)})" if isinstance(old, dict) else ""
+        values["old"] = s.words.aside("replaced", s.words.card(old)) if isinstance(old, dict) else ""
     elif s.kind == "intercepted" and "skill" in ev and "card" not in ev:
         s.kind = "intercepted_skill"
     elif s.kind in ("message_swapped", "message_taken") and "by" in ev:

@@ -26,7 +26,7 @@ def played(s: Sentence) -> str:
     ev, values, words = s.ev, s.values, s.words
     values["target"] = s.arrow("target")
     tc = ev.get("target_card")
-    values["target_card"] = f" ({words('on')} {words.card(tc)})" if isinstance(tc, dict) else ""
+    values["target_card"] = words.aside("on", words.card(tc)) if isinstance(tc, dict) else ""
     card = ev.get("card")
     if isinstance(card, dict) and card.get("skill"):
         values["skill"] = words.skill(card["skill"])
