@@ -290,6 +290,8 @@ UI = {
     'only_lineup': '{n} players {mode}: only {lineup}',
     'with_characters': 'with characters',
     'without_characters': 'without characters',
+    'you_passed': 'You passed',
+    'you_answered': 'You answered',
     'you_answered_waiting': 'You answered — waiting for the others ({who})',
     'you_passed_waiting': 'You passed — waiting for the others ({who})',
     'abbreviations': 'Abbreviations on screen',

@@ -288,6 +288,8 @@ UI = {
     'only_lineup': '{n}人{mode}：只有{lineup}',
     'with_characters': '用角色',
     'without_characters': '不用角色',
+    'you_passed': '你已放弃',
+    'you_answered': '你已作答',
     'you_answered_waiting': '你已作答——等待其他人（{who}）',
     'you_passed_waiting': '你已放弃——等待其他人（{who}）',
     'abbreviations': '屏幕上的缩写',

@@ -181,7 +181,9 @@ class PromptPanel(Static):
                 # Passes stay secret until the window closes: the server still lists us as waited
                 # for (and still holds our prompt open), though we have answered.
                 others = [s for s in waiting if s != state.seat]
-                said = "you_passed_waiting" if prompt is None or chooser.sent_pass else "you_answered_waiting"
+                said = "you_passed" if prompt is None or chooser.sent_pass else "you_answered"
+                if others:  # else the table has our answer and moves on at once: nobody to name
+                    said += "_waiting"
                 lines.append(Text(words(said, who=waiting_names(others, state, words)), style="dim"))
             elif waiting:
                 lines.append(Text(words("waiting_for", who=waiting_names(waiting, state, words)), style="dim"))

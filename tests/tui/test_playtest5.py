@@ -215,3 +215,17 @@ def test_every_chinese_event_sentence_has_full_width_punctuation() -> None:
                 if wrong_width_rows(text):
                     wrong.append(text)
     assert asides and not wrong, wrong[:10]
+
+
+async def test_an_answer_nobody_else_waits_on_names_no_one() -> None:
+    """Our receive decision answered (nobody else is asked): main wrote `你已放弃——等待其他人（…）`."""
+    game = bot_game(lambda g: any(p.seat == 0 and p.kind == "receive" for p in g.pending()))
+    session = ScriptedSession([welcome(0), update(game, 0)])
+    app = FengshengApp(session, lang="zh", clock=frozen, keymap={})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: "情报到你面前" in screen_text(app))
+        await pilot.pause(1.6)  # past the key guard of a prompt that follows one answered for us
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "你已作答" in screen_text(app))
+        line = next(row for row in screen_text(app).splitlines() if "你已作答" in row)
+        assert "等待" not in line and "…" not in line, line
