@@ -1,55 +1,42 @@
-"""An optional mypyc build of the engine, for benchmarks and searches that want it: the same source,
-compiled to C (mypyc ships with mypy; it needs gcc and the Python headers).
+"""The engine compiled by mypyc, for benchmarks and searches that want it: the build `fengsheng
+engine build` makes (fengsheng_tui/compiled: the same source compiled into the user's cache, keyed
+by a hash of the source and the Python, verified game for game against the interpreted engine),
+made now if there is no usable one for this checkout's `engine/`.
 
-The build lives in `build/mypyc/` (git-ignored), a copy of `engine/` with the compiled modules
-beside it, never in the source tree: a compiled module there would shadow every later edit of
-its source. It is rebuilt whenever a file of `engine/` changed (a hash of them is kept with it).
-Put `build_dir()` first on `sys.path` (or `PYTHONPATH`) to import `engine` compiled.
+Put `build_dir()` first on `sys.path` (or `PYTHONPATH`: `environment()`) to import `engine`
+compiled; a `fengsheng` process does it by itself (`fengsheng_tui.compiled.loader`).
 
-    .venv/bin/python bench/compiled.py          # build if stale, print the directory
+    .venv/bin/python bench/compiled.py          # build if missing, print the directory
     .venv/bin/python bench/compiled.py --check  # and run the golden games and the copy tests on it
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "engine"
-BUILD = ROOT / "build" / "mypyc"
-# What the engine runs on every decision; the rest (views, invariants, scenarios, worlds) stays
-# interpreted: compiled classes take no weak references, which the invariants' memo needs.
-INTERPRETED = {"__init__.py", "view.py", "invariants.py", "scenario.py", "selfplay.py", "worlds.py"}
+sys.path.insert(0, str(ROOT))
 
-
-def source_hash() -> str:
-    digest = hashlib.sha256()
-    for path in sorted(SOURCE.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(SOURCE)).encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
+from fengsheng_tui.compiled import loader  # noqa: E402
+from fengsheng_tui.compiled.build import CannotBuild, build  # noqa: E402
 
 
 def build_dir() -> Path:
-    """The directory holding the compiled `engine`, built now if missing or older than the source."""
-    stamp = BUILD / "source.sha256"
-    wanted = source_hash()
-    if stamp.exists() and stamp.read_text() == wanted:
-        return BUILD
-    shutil.rmtree(BUILD, ignore_errors=True)
-    shutil.copytree(SOURCE, BUILD / "engine", ignore=shutil.ignore_patterns("__pycache__"))
-    modules = sorted(str(p.relative_to(BUILD)) for p in (BUILD / "engine").rglob("*.py") if p.name not in INTERPRETED
-                     or p.parent.name in ("characters", "functions"))
-    print(f"compiling {len(modules)} engine modules with mypyc (a few minutes)…", file=sys.stderr, flush=True)
-    subprocess.run([sys.executable, "-m", "mypyc", *modules], cwd=BUILD, check=True, stdout=subprocess.DEVNULL)
-    stamp.write_text(wanted)
-    return BUILD
+    """The folder of the verified compiled build of `engine/`, built now if there is none."""
+    path = loader.cache_dir() / loader.build_key(SOURCE)
+    try:
+        loader.check_files(path, loader.read_manifest(path)["files"])
+        return path
+    except loader.Damaged:
+        pass
+    try:
+        return build(SOURCE, say=lambda line: print(line, file=sys.stderr, flush=True))
+    except CannotBuild as exc:
+        raise SystemExit(f"bench/compiled.py: {exc}") from None
 
 
 def environment() -> dict[str, str]:
@@ -58,13 +45,14 @@ def environment() -> dict[str, str]:
 
 
 def check() -> int:
-    """The golden games (the same seeded games as the interpreted engine) and the copy tests, with
-    the compiled engine: `-P` and `--import-mode=append` keep the source tree behind the build."""
+    """The repository's golden games and copy tests, with the compiled engine (the build was
+    already verified against the interpreted engine): `-P` and `--import-mode=append` keep the
+    source tree behind the build."""
     env = environment()
     where = subprocess.run([sys.executable, "-P", "-c", "import engine.game; print(engine.game.__file__)"], env=env,
                            cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
     print(f"engine.game: {where}")
-    if not where.endswith(".so"):
+    if not where.endswith(loader.extension_suffix()):
         print("the compiled engine is not the one imported", file=sys.stderr)
         return 1
     return subprocess.run([sys.executable, "-P", "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",

@@ -6,9 +6,9 @@ no projection) and full self-play (every decision through `view`, invariants aft
 the random-play tests run). Times are CPU time of this process (the machine is shared).
 Run: `.venv/bin/python bench/engine_bench.py [--games N] [--repeats R] [--profile] [--compiled]`;
 the bare engine's figure is the best of R runs over the same seeds, with their median beside it.
-`--compiled` also measures the engine compiled by mypyc (bench/compiled.py builds it into
-build/mypyc/ first if it is missing or stale; `nice -n 10 .venv/bin/python bench/compiled.py` builds
-it ahead): each configuration's bare games are played interpreted here, then the same seeds compiled
+`--compiled` also measures the engine compiled by mypyc (the build `fengsheng engine build` makes,
+in the user's cache; bench/compiled.py makes it first if there is none for this source, `nice -n 10
+.venv/bin/python bench/compiled.py` ahead): each configuration's bare games are played interpreted here, then the same seeds compiled
 in a child process right after, and both figures are printed with their ratio, so that the two are
 measured in the same minutes. `--bare-only` skips self-play.
 """

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
+from typing import ClassVar
 
 # Kinds of decision, each with its own timer on the server.
 PLAY_PHASE = "play"
@@ -175,9 +176,10 @@ def ask_window(prompts: dict[int, Prompt], first_id: int, seats: Iterable[int],
 
 
 class ChoiceError(Exception):
-    """A choice the engine refused; the game is unchanged."""
+    """A choice the engine refused; the game is unchanged. `code` is a class attribute (ClassVar:
+    the compiled engine keeps it on the class, where a plain one would vanish from an exception)."""
 
-    code = "illegal"
+    code: ClassVar[str] = "illegal"
 
 
 class NoPrompt(ChoiceError):

@@ -19,8 +19,9 @@ from textual.app import App, SystemCommand
 from textual.binding import BindingsMap
 from textual.screen import Screen
 
+from . import paths
 from .client_state import ClientState
-from .doors.guest import GuestDoor
+from .doors.guest import DOOR_META, GuestDoor
 from .i18n import Words
 from .keys import KeySpec, bindings, capital, check_keymap, load_keymap
 from .preferences import Preferences, resolve, save_preferences
@@ -111,6 +112,11 @@ class FengshengApp(App[int]):
         self.theme_changed_signal.subscribe(self, lambda _theme: self.save_settings())
         for notice in self.notices:
             self.notify(clean(notice), timeout=60, markup=False)
+        # Config files found damaged (moved aside, `paths.set_aside`): before now, and from now on.
+        for notice in paths.DAMAGE_NOTICES:
+            self.notify(clean(notice), severity="warning", timeout=60, markup=False)
+        paths.DAMAGE_NOTICES.clear()
+        paths.damage_listener = self._config_damaged
         if self.guest is not None:
             from .screens.guest import GuestScreen
 
@@ -125,6 +131,14 @@ class FengshengApp(App[int]):
             from .screens.lobby import LobbyScreen
 
             self.push_screen(LobbyScreen(self.interfaces))
+
+    def on_unmount(self) -> None:
+        if paths.damage_listener == self._config_damaged:
+            paths.damage_listener = None
+
+    def _config_damaged(self, notice: str) -> None:
+        paths.DAMAGE_NOTICES.remove(notice)
+        self.notify(clean(notice), severity="warning", timeout=60, markup=False)
 
     def screen_bindings(self, specs: tuple[KeySpec, ...]) -> BindingsMap:
         """A screen's bindings after the player's remapping, in the current language."""
@@ -247,9 +261,18 @@ class FengshengApp(App[int]):
         if self.guest is not None:
             from .screens.guest import GuestScreen
 
+            self.tell_door(False)
             self.push_screen(GuestScreen(self.guest, notice=notice, ask_password=ask_password))
             return
         self.push_screen(LobbyScreen(self.interfaces, notice=notice))
+
+    def tell_door(self, at_table: bool) -> None:
+        """Tell the browser door whether this guest is at the table (seated or watching) or back at
+        its name prompt: a full door gives a newcomer only a place still at the prompt
+        (`doors.web.WebDoor.push_out`). A meta packet of textual-serve's pipe; nothing elsewhere."""
+        write_meta = getattr(self._driver, "write_meta", None)
+        if self.guest is not None and write_meta is not None:
+            write_meta({"type": DOOR_META, "at_table": at_table})
 
     async def server_broke(self, detail: str) -> None:
         """The server sent what this client will not take: close, and show the error screen."""
@@ -282,6 +305,7 @@ class FengshengApp(App[int]):
         kind = self.state.apply(msg)
         if kind == "welcome":
             self.set_connection_lost(False)
+            self.tell_door(True)
         elif kind == "lobby":
             self.close_game_over()
             # A screen over the lobby (its timers, help) stays: the lobby under it shows the frame.

@@ -10,12 +10,17 @@ readable by their owner alone (0700): journals hold the seed and seat tokens.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 import platformdirs
+
+log = logging.getLogger("fengsheng.config")
 
 APP = "fengsheng"
 #: Games whose journal, record and replays a tables folder keeps; older ones are pruned.
@@ -37,9 +42,10 @@ def read_config_text(path: Path) -> str:
     `DamagedFile` when it is too big, not UTF-8, or not a regular file (a FIFO would block the
     read for good, a device never end)."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise DamagedFile("not a regular file")
     with open(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise DamagedFile("not a regular file")
         data = handle.read(MAX_CONFIG_FILE + 1)
     if len(data) > MAX_CONFIG_FILE:
         raise DamagedFile(f"over {MAX_CONFIG_FILE // 1024} KiB: not a file this game wrote")
@@ -57,6 +63,58 @@ def load_json(path: Path) -> object:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise DamagedFile(f"not valid JSON ({type(exc).__name__}: {str(exc)[:80]})") from None
+
+
+#: What `set_aside` did, for the player to see (`FengshengApp` shows each as a notice), and the
+#: app's function that shows one as it happens (None: kept in `DAMAGE_NOTICES` until it looks).
+DAMAGE_NOTICES: list[str] = []
+damage_listener: Callable[[str], None] | None = None
+
+
+def set_aside(path: Path, why: object, fallback: str) -> Path | None:
+    """Move a damaged config file out of the way, to `NAME.damaged` (`.damaged-2`, … if taken),
+    so that the next save writes a fresh file and never over what the player had (a hand edit with
+    one typo, a half-written file): nothing is lost, and he is told where it is. `fallback` says
+    what is used instead. Returns where it went (None if it could not be moved: then it stays, and
+    the notice says so; saving over it is then up to the save)."""
+    target: Path | None = None
+    for n in range(1, 100):
+        candidate = path.with_name(path.name + (".damaged" if n == 1 else f".damaged-{n}"))
+        if not os.path.lexists(candidate):
+            target = candidate
+            break
+    moved = False
+    if target is not None:
+        try:
+            os.rename(path, target)
+            moved = True
+        except OSError:
+            pass
+    if moved:
+        notice = f"{path} is damaged ({why}): kept as {target.name}; {fallback}"  # type: ignore[union-attr]
+    else:
+        notice = f"{path} is damaged ({why}) and could not be moved aside; {fallback}"
+    log.warning("%s", notice)
+    DAMAGE_NOTICES.append(notice)
+    if damage_listener is not None:
+        damage_listener(notice)
+    return target if moved else None
+
+
+def write_config(path: Path, text: str, mode: int = 0o600) -> None:
+    """Write a config file whole or not at all (a temporary file renamed over it): a crash or a
+    full disk mid-write leaves the old file, never half of one. OSError when it cannot."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
 
 
 def config_dir() -> Path:

@@ -3,7 +3,8 @@
 A flag on the command line wins over the saved value, the saved value over the defaults; the
 language's default comes from the locale (LC_ALL, LC_MESSAGES, LANG: zh_* is Chinese, anything
 else English), as a player whose system speaks Chinese expects. Like
-recent.json, a corrupt or unwritable file never breaks the game: it only loses the settings.
+recent.json, a corrupt or unwritable file never breaks the game: it only loses the settings, and a
+damaged one is moved aside (`paths.set_aside`) before anything is saved over it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import os
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from .paths import config_dir, load_json
+from .paths import DamagedFile, config_dir, load_json, set_aside, write_config
 
 log = logging.getLogger("fengsheng.settings")
 
@@ -52,10 +53,14 @@ def load_preferences(path: Path | None = None) -> Preferences:
         data = load_json(path)
     except FileNotFoundError:
         return Preferences()
-    except (OSError, ValueError) as exc:
+    except DamagedFile as exc:
+        set_aside(path, exc, "the default settings are used")
+        return Preferences()
+    except OSError as exc:
         log.warning("%s cannot be used (%s): the default settings are used", path, exc)
         return Preferences()
     if not isinstance(data, dict):
+        set_aside(path, "not a JSON object", "the default settings are used")
         return Preferences()
     prefs = Preferences()
     if data.get("lang") in LANGS:
@@ -75,8 +80,7 @@ def save_preferences(prefs: Preferences, path: Path | None = None) -> None:
     """Write every choice; a read-only home only loses them, never the game."""
     path = path or settings_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(asdict(prefs)), encoding="utf-8")
+        write_config(path, json.dumps(asdict(prefs)), 0o644)
     except OSError:
         pass
 

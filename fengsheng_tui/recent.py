@@ -6,7 +6,7 @@ import json
 import logging
 from pathlib import Path
 
-from .paths import config_dir, load_json
+from .paths import DamagedFile, config_dir, load_json, set_aside, write_config
 
 log = logging.getLogger("fengsheng.recent")
 
@@ -23,11 +23,17 @@ def load_recent(path: Path | None = None) -> list[tuple[str, int]]:
         data = load_json(path)
     except FileNotFoundError:
         return []
-    except (OSError, ValueError) as exc:
+    except DamagedFile as exc:
+        set_aside(path, exc, "no recent servers are offered")
+        return []
+    except OSError as exc:
         log.warning("%s cannot be used (%s): no recent servers are offered", path, exc)
         return []
+    if not isinstance(data, list):
+        set_aside(path, "not a JSON list", "no recent servers are offered")
+        return []
     out: list[tuple[str, int]] = []
-    for item in data if isinstance(data, list) else []:
+    for item in data:
         if isinstance(item, dict) and isinstance(item.get("host"), str) and isinstance(item.get("port"), int):
             out.append((item["host"], item["port"]))
     return out[:LIMIT]
@@ -39,8 +45,7 @@ def remember(host: str, port: int, path: Path | None = None) -> None:
     entries = [(h, p) for h, p in load_recent(path) if (h, p) != (host, port)]
     entries.insert(0, (host, port))
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps([{"host": h, "port": p} for h, p in entries[:LIMIT]]), encoding="utf-8")
+        write_config(path, json.dumps([{"host": h, "port": p} for h, p in entries[:LIMIT]]), 0o644)
     except OSError:
         pass
 

@@ -12,6 +12,11 @@ acting on the player's terminal or UI:
   the invisible Hangul fillers, more than four combining marks on one character. `clean_tree` does it to a whole message; `ClientState.apply`, the replay screen and
   the LAN lobby pass everything they receive through it, so nothing in the client's state holds a
   control character.
+- **Right-to-left text cannot reorder what is around it** (`clean` ends it with a left-to-right
+  mark, `net.text.isolated`): a terminal that applies the bidi algorithm would otherwise run a
+  Hebrew name, the digits and box lines after it and the next Hebrew name together right to left
+  (two seat boxes' contents swapped). Only for screens: what is sent back (a table name in a
+  hello) is never `clean`ed.
 - **It is never parsed as markup** (`plain`): Rich and Textual read `[bold]`, `[/]` and
   `[@click=...]` in a *string* handed to a table cell, an `Option`, a `Static`, a border title or
   a notification. Untrusted text reaches those only as a `rich.text.Text` built by `plain`, which
@@ -25,7 +30,7 @@ from typing import Any
 
 from rich.text import Text
 
-from net.text import shown
+from net.text import isolated, shown
 
 #: Deepest structure `clean_tree` walks (inbound frames are capped at 32 already).
 MAX_DEPTH = 40
@@ -34,9 +39,11 @@ MAX_DEPTH = 40
 def clean(value: object, limit: int | None = None) -> str:
     """`value` as one line of text that draws as it is counted (`net.text.shown`: controls, format
     characters, separators, unassigned code points, invisible fillers and stacks of combining
-    marks removed; tabs and line breaks become a space), at most `limit` characters."""
+    marks removed; tabs and line breaks become a space), at most `limit` characters, and ended
+    with a left-to-right mark if it holds right-to-left letters (`net.text.isolated`: a bidi
+    terminal cannot move the text after it). For screens only: never send it back."""
     text = shown(value if isinstance(value, str) else str(value))
-    return text if limit is None or len(text) <= limit else text[: max(0, limit - 1)] + "…"
+    return isolated(text if limit is None or len(text) <= limit else text[: max(0, limit - 1)] + "…")
 
 
 def plain(value: object, style: str = "", limit: int | None = None, **text_options: Any) -> Text:
@@ -44,15 +51,17 @@ def plain(value: object, style: str = "", limit: int | None = None, **text_optio
     return Text(clean(value, limit), style=style, **text_options)
 
 
-def clean_tree(node: Any, depth: int = 0) -> Any:
-    """A copy of a decoded message with every string in it (keys too) `clean`ed; numbers, bools
-    and None stay as they are. Deeper than MAX_DEPTH the rest is dropped (None)."""
+def clean_tree(node: Any, depth: int = 0, isolate: bool = True) -> Any:
+    """A copy of a decoded message with every string in it (keys too) `clean`ed (`isolate`: with
+    the left-to-right mark of `clean`, for a screen; False for output a program reads back);
+    numbers, bools and None stay as they are. Deeper than MAX_DEPTH the rest is dropped (None)."""
     if isinstance(node, str):
-        return shown(node)
+        return isolated(shown(node)) if isolate else shown(node)
     if depth > MAX_DEPTH:
         return None
     if isinstance(node, dict):
-        return {clean_tree(str(key), depth): clean_tree(value, depth + 1) for key, value in node.items()}
+        return {clean_tree(str(key), depth, isolate): clean_tree(value, depth + 1, isolate)
+                for key, value in node.items()}
     if isinstance(node, list | tuple):
-        return [clean_tree(value, depth + 1) for value in node]
+        return [clean_tree(value, depth + 1, isolate) for value in node]
     return node

@@ -17,6 +17,7 @@ back a game in progress, and joins afresh, which gathers the table for the next 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -27,7 +28,7 @@ from typing import Any
 
 from net import protocol as P
 
-from .paths import config_dir, load_json
+from .paths import DamagedFile, config_dir, load_json, set_aside, write_config
 
 FILE_NAME = "seats.json"
 LIMIT = 32  # seats kept at most; the oldest go first
@@ -66,22 +67,26 @@ class SeatTokens:
             data = load_json(self.file)
         except FileNotFoundError:
             return []
-        except (OSError, ValueError) as exc:
+        except DamagedFile as exc:
+            set_aside(self.file, exc, "no saved seat is taken back")
+            return []
+        except OSError as exc:
             log.warning("%s cannot be used (%s): no saved seat is taken back", self.file, exc)
             return []
         entries = data.get("seats") if isinstance(data, dict) else None
-        return [e for e in entries if isinstance(e, dict) and _sendable(e)] if isinstance(entries, list) else []
+        if not isinstance(entries, list):
+            set_aside(self.file, 'not {"seats": [...]}', "no saved seat is taken back")
+            return []
+        return [e for e in entries if isinstance(e, dict) and _sendable(e)]
 
     def _save(self, entries: list[dict[str, Any]]) -> None:
         path = self.file
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_name(path.name + ".tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump({"seats": entries[-LIMIT:]}, out, ensure_ascii=False)
-            os.chmod(tmp, 0o600)
-            os.replace(tmp, path)
+            with contextlib.suppress(FileNotFoundError):
+                os.chmod(tmp, 0o600)  # a leftover of someone else's making: ours before it holds tokens
+            write_config(path, json.dumps({"seats": entries[-LIMIT:]}, ensure_ascii=False))
+            os.chmod(path, 0o600)
         except OSError:
             pass
 

@@ -306,10 +306,17 @@ async def play_as_bot(
             return
         if prompt is None or current.get("paused") or (answered is not None and prompt["id"] == answered[0]):
             continue
+        started = asyncio.get_running_loop().time()
+        wait = delay
         try:
             if getattr(bot, "thinks", False):
                 # A searching bot (hard) thinks for up to a second: in a thread, on its own copy of
                 # the view, so that the other seats this process plays keep their connections going.
+                # It answers no sooner than its budget, whatever it found: a prompt with one option
+                # answered at once would tell every other seat it had nothing to choose from.
+                budget = getattr(bot, "budget", None)
+                if isinstance(budget, (int, float)):
+                    wait = max(delay, float(budget))
                 option = await asyncio.to_thread(bot.decide, copy.deepcopy(current))
             else:
                 option = bot.decide(current)
@@ -320,8 +327,9 @@ async def play_as_bot(
             if type(option) is not str:
                 _unreadable(client, exc)
                 return
-        if delay:
-            await asyncio.sleep(delay)
+        left = started + wait - asyncio.get_running_loop().time()
+        if left > 0:
+            await asyncio.sleep(left)
         answered = (prompt["id"], option)
         try:
             await client.choose(prompt["id"], option)

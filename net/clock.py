@@ -11,6 +11,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.prompts import KINDS
+
+#: Seconds per kind of decision; the host changes them with `set_timers`.
+DEFAULT_TIMERS: dict[str, float] = {
+    "play": 30.0,
+    "send": 20.0,
+    "response": 10.0,
+    "receive": 10.0,
+    "probe_discard": 15.0,
+}
+#: The response prompts of a turn-start or turn-end window (RULES.md §4): most seats have nothing
+#: to play then, so these windows keep their own, shorter timer.
+TURN_WINDOW = "turn_window"
+#: Timers used unless the host's `timers` names them: the kinds only character games have, and
+#: the turn windows' timer.
+EXTRA_TIMERS: dict[str, float] = {"character_pick": 30.0, "skill": 15.0, TURN_WINDOW: 5.0}
+#: Every timer the host may set.
+TIMER_NAMES = (*KINDS, TURN_WINDOW)
+
 
 class TableClock:
     def __init__(self, now: Callable[[], float]) -> None:

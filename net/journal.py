@@ -24,6 +24,7 @@ import stat
 import struct
 import zlib
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -44,6 +45,11 @@ JOURNAL_SUFFIX = ".journal"
 REPLAY_SUFFIX = ".replay"
 
 log = logging.getLogger("fengsheng.journal")
+
+#: Threads that fsync the journals of every table in the process (`Journal.sync_soon`), made on
+#: first use. A few, so that one slow disk flush does not queue every other table's behind it.
+SYNC_THREADS = 4
+_syncers: ThreadPoolExecutor | None = None
 
 
 class JournalError(ValueError):
@@ -119,6 +125,16 @@ class Journal:
     def sync(self) -> None:
         """Flush and fsync: called once per batch of choices, right after the clients are told."""
         self._write(self._flush_and_fsync)
+
+    def sync_soon(self) -> Future[None]:
+        """`sync` in one of the process's fsync threads; done once it has returned. Nothing on the
+        event loop is woken when it is done: a table looks at the future when it next needs it
+        (measured: an `asyncio.to_thread` per batch cost the loop about as much as the batch's
+        fan-out, in the future's wake-up and the table task's extra steps)."""
+        global _syncers
+        if _syncers is None:
+            _syncers = ThreadPoolExecutor(SYNC_THREADS, thread_name_prefix="fengsheng-fsync")
+        return _syncers.submit(self.sync)
 
     def _flush_and_fsync(self) -> None:
         self._file.flush()
@@ -255,8 +271,12 @@ def _is_choice(choice: Any) -> bool:
             and type(choice[1]) is int and isinstance(choice[2], str))
 
 
+#: Largest journal read: far above the longest game (a few thousand choices of about 30 bytes).
+MAX_JOURNAL = 64 * 1024 * 1024
+
+
 def read_journal(path: Path) -> JournalContents:
-    data = path.read_bytes()
+    data = _read_bounded(path, MAX_JOURNAL, "journal")
     if not data.startswith(MAGIC):
         if _old_format(data):
             raise JournalError(
@@ -290,6 +310,20 @@ def read_journal(path: Path) -> JournalContents:
                 choices_after=sum(1 for r in after if r.get("t") == "choice"),
                 end_after=any(r.get("t") == "end" for r in after))
     return contents
+
+
+def _read_bounded(path: Path, limit: int, what: str) -> bytes:
+    """A regular file's bytes, at most `limit` (JournalError past it): a FIFO would block the read
+    for good, `/dev/zero` never end, a huge file fill the memory."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise JournalError(f"{path} is not a regular file, so not a table {what}")
+    with open(fd, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise JournalError(f"{path} is over {limit // (1024 * 1024)} MiB: not a table {what} this game wrote")
+    return data
 
 
 def keep_aside(path: Path) -> Path:

@@ -10,7 +10,9 @@ hello, never from a field of a later message.
 Fair shares (`Admission`): connections that have not said hello yet and spectators are capped per
 address and in all; seated players are bounded by the seats themselves. When the room for
 hellos is full, a newcomer pushes out the oldest waiting connection of the address that has the
-most waiting, so one address cannot keep a returning player (or anyone else) out. Failed
+most waiting, so one address cannot keep a returning player (or anyone else) out; when every
+spectator place is taken, a new spectator takes the oldest place of the address holding the most
+(at least two more than his own). Failed
 passwords and tokens are logged and, past a few, make their address wait (`AuthThrottle`).
 """
 
@@ -146,15 +148,27 @@ class Admission:
         self._unpend(evict)
         return evict
 
-    def take_spectator(self, conn: FramedConnection, address: str) -> str | None:
-        """Count `conn` as a spectator from `address`; or why it cannot be one (None: it is)."""
+    def take_spectator(self, conn: FramedConnection, address: str) -> tuple[str | None, FramedConnection | None]:
+        """Count `conn` as a spectator from `address`: (why it cannot be one, None if it is; a
+        spectator pushed out to make room, which the caller closes).
+
+        When every spectator place is taken, a newcomer takes the place of the oldest spectator
+        of the address holding the most, if that address holds at least two more than his own: a
+        stranger with a few addresses cannot keep every other spectator out (spectators ping, so
+        the idle timeout never frees a place), and nobody who plays is ever pushed out."""
         if self.spectators_by_address[address] >= self.spectators_per_address:
-            return f"at most {self.spectators_per_address} spectators from one address"
+            return f"at most {self.spectators_per_address} spectators from one address", None
+        evict = None
         if len(self.spectators) >= self.max_spectators:
-            return f"the server takes at most {self.max_spectators} spectators"
+            mine = self.spectators_by_address[address]
+            busiest, most = max(self.spectators_by_address.items(), key=lambda item: item[1])
+            if most < mine + 2:
+                return f"the server takes at most {self.max_spectators} spectators", None
+            evict = next(c for c, a in self.spectators.items() if a == busiest)
+            self._unspectate(evict)
         self.spectators[conn] = address
         self.spectators_by_address[address] += 1
-        return None
+        return None, evict
 
     def joined(self, conn: FramedConnection, spectator: bool) -> None:
         """The hello was accepted: no longer pending; a spectator if it is one."""
@@ -446,10 +460,18 @@ class GameServer:
                                               f"try again in {wait:.0f} s"))
             return None
         if msg["spectate"] and msg["token"] is None:
-            full = self.admission.take_spectator(conn, address)
+            full, evict = self.admission.take_spectator(conn, address)
             if full is not None:
                 conn.send(P.error(P.FULL, full))
                 return None
+            if evict is not None:
+                log.info("spectators full: one from %s gave way to %s", _address(evict), address)
+                evict.send(P.bye("the spectator places are full: yours went to a spectator from an "
+                                 "address with fewer; try again later"))
+                closing = asyncio.create_task(evict.close("pushed out by a spectator from an address with fewer",
+                                                          timeout=1.0))
+                self._handlers.add(closing)
+                closing.add_done_callback(self._handlers.discard)
         reply: asyncio.Future[Session | P.ProtocolError] = asyncio.get_running_loop().create_future()
         table.post(("hello", conn, msg, reply))
         answer = await reply

@@ -2,7 +2,8 @@
 
 Who sits where (seats, tokens, claims, host rights, the connections present) is `net.seats`;
 which bot decides for a seat (its own, a stand-in for a dropped player, 托管) and when the table
-may hurry is `net.standins`: objects the table owns and calls one way.
+may hurry is `net.standins`; the host's commands are `net.host_ops`: objects the table owns and
+calls one way.
 
 A table is driven by exactly one asyncio task (`run`). Connection handlers never touch the table:
 they `post` items into its inbox, and the task applies them in batches, so there are no locks and
@@ -22,19 +23,20 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-from bots import LEVELS
 from engine import ChoiceError, ConfigError, Game, GameConfig, Prompt, events_for, identity_options, view
 from engine.cards import deck_variants
-from engine.prompts import KINDS, RESPONSE
+from engine.prompts import RESPONSE
 from engine.state import TURN_STEPS
 from engine.view import waiting
 from net import protocol as P
-from net.clock import TableClock
+from net.clock import DEFAULT_TIMERS, EXTRA_TIMERS, TIMER_NAMES, TURN_WINDOW, TableClock
 from net.connection import FramedConnection
 from net.fanout import FanOut
+from net.host_ops import HostOps, OpError, first_identities
 from net.journal import (
     JOURNAL_SUFFIX,
     REPLAY_SUFFIX,
@@ -54,26 +56,10 @@ from net.standins import STANDIN_LEVEL, StandIns
 
 log = logging.getLogger("fengsheng.table")
 
-#: Seconds per kind of decision; the host changes them with `set_timers`.
-DEFAULT_TIMERS: dict[str, float] = {
-    "play": 30.0,
-    "send": 20.0,
-    "response": 10.0,
-    "receive": 10.0,
-    "probe_discard": 15.0,
-}
-#: The response prompts of a turn-start or turn-end window (RULES.md §4): most seats have nothing
-#: to play then, so these windows keep their own, shorter timer.
-TURN_WINDOW = "turn_window"
-#: Timers used unless the host's `timers` names them: the kinds only character games have, and
-#: the turn windows' timer.
-EXTRA_TIMERS: dict[str, float] = {"character_pick": 30.0, "skill": 15.0, TURN_WINDOW: 5.0}
 #: A bot answers a turn-start or turn-end window after this share of the bot delay: those windows
 #: show nothing to follow unless something is played, and every bot waits the same whatever it
 #: holds, so the shorter pause tells nothing.
 TURN_WINDOW_BOT_SHARE = 0.25
-#: Every timer the host may set.
-TIMER_NAMES = (*KINDS, TURN_WINDOW)
 #: A dropped seat's deadlines shrink to this, so the table does not wait on someone who is gone.
 OFFLINE_TIMEOUT = 5.0
 #: After this long offline, a bot plays the seat until its owner returns.
@@ -97,20 +83,15 @@ _CHOICE_ERRORS = {
 LOBBY_FRAME_EVERY = 0.1
 
 
-class OpError(Exception):
-    """A host command that cannot be applied; becomes an `error` for the host only."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def _timer_seconds(value: Any, what: str) -> float:
-    least, most = P.TIMER_RANGE
-    if type(value) not in (int, float) or not least <= value <= most:
-        raise OpError(P.BAD_MESSAGE, f"{what} must be a number of seconds in [{least:g}, {most:g}]")
-    return float(value)
+def _bot_wait(bot: object, delay: float, seconds: float) -> float:
+    """How long after a prompt opens its seat's bot answers: the table's delay, and for a bot that
+    searches (`thinks`) at least its budget (within the prompt's time), so that the moment its
+    answer comes shows nothing of what it had to choose from (`Table._think_ahead`)."""
+    budget = getattr(bot, "budget", None) if getattr(bot, "thinks", False) else None
+    if not isinstance(budget, (int, float)):
+        return delay
+    return max(delay, min(float(budget), 0.8 * seconds))
 
 
 class Table:
@@ -137,7 +118,7 @@ class Table:
     ) -> None:
         self.name = name
         self.players = players
-        self.identities = identities or _first_identities(players, characters)
+        self.identities = identities or first_identities(players, characters)
         self.deck = deck
         self.characters = characters
         self.character_choices = character_choices
@@ -188,13 +169,16 @@ class Table:
         #: The task is parked with an empty inbox (see `post`), until `_sleep_until` (None: no timer).
         self._idle = False
         self._sleep_until: float | None = None
-        #: Frames went out from `_run_now`; the task owes the journal its fsync.
-        self._sync_due = False
+        #: The journal's fsync of the last batch, in a thread (`Journal.sync_soon`): the next batch
+        #: waits for it, so a power cut loses at most the batch in flight.
+        self._syncing: Future[None] | None = None
         self._task: asyncio.Task[None] | None = None
         #: Figures for the benchmark: defaults applied on expiry, and the worst lateness.
         self.timeouts = 0
         self.max_lateness = 0.0
         self.games_finished = 0
+        #: The host's commands (`net.host_ops`).
+        self.host_ops = HostOps(self)
         #: The game's frames to every connection present (`net.fanout`).
         self.fanout = FanOut(name, self.seats, self.timing, self.standins)
         #: Write a finished game's files (the journal's fsync, the record, every seat's replay) in a
@@ -251,6 +235,7 @@ class Table:
             except asyncio.CancelledError:
                 pass
             self._task = None
+        await self._synced()  # the fsync thread must be done with the file before it closes
         if self.journal is not None:
             self.journal.close()
         if self._writing:  # a finished game's files, still being written
@@ -264,38 +249,41 @@ class Table:
         it waits in the inbox for the task's next batch.
         """
         self._inbox.append(item)
-        if self._idle:
+        syncing = self._syncing
+        if self._idle and (syncing is None or syncing.done()):
             self._run_now()
         else:
-            self._wake.set()
+            self._wake.set()  # the task waits out the last batch's fsync first
 
     def _run_now(self) -> None:
-        """One batch, step and frames, on behalf of the parked task (which is the table's only
-        other actor, so the single-writer rule holds). The journal's fsync and any timer that
-        is now due earlier are left to the task, which is woken for them; until it parks again
-        new items queue up as usual, so the fsync still comes before the next batch's frames."""
+        """One batch, step, frames and the fsync handed to its thread, on behalf of the parked
+        task (which is the table's only other actor, so the single-writer rule holds), once the
+        last batch's fsync is done. A timer now due earlier is left to the task, which is woken
+        for it; until it parks again new items queue up as usual."""
         self._idle = False
         batch = list(self._inbox)
         self._inbox.clear()
         try:
             self._step(batch)
-            self._sync_due = self._flush_now() or self._sync_due
+            self._flush()
         except Exception:
             log.exception("%s: internal error while handling %d items", self.name, len(batch))
         wake_at = self._wake_time()
-        if self._sync_due or self._inbox or (
-            wake_at is not None and (self._sleep_until is None or wake_at < self._sleep_until)
-        ):
+        if self._inbox or (wake_at is not None and (self._sleep_until is None or wake_at < self._sleep_until)):
             self._wake.set()
         else:
             self._idle = True
 
+    async def _synced(self) -> None:
+        """Until the last batch's fsync is done (a failed one was logged by the journal)."""
+        syncing = self._syncing
+        if syncing is not None:
+            if not syncing.done():
+                await asyncio.wrap_future(syncing)
+            self._syncing = None
+
     async def run(self) -> None:
         while True:
-            if self._sync_due:
-                self._sync_due = False
-                if self.journal is not None:
-                    await asyncio.to_thread(self.journal.sync)
             if not self._inbox:
                 self._wake.clear()
                 wake_at = self._wake_time()
@@ -314,11 +302,12 @@ class Table:
                                 pass
                 finally:
                     self._idle = False
+            await self._synced()
             batch = list(self._inbox)
             self._inbox.clear()
             try:
                 self._step(batch)
-                await self._flush()
+                self._flush()
             except Exception:
                 log.exception("%s: internal error while handling %d items", self.name, len(batch))
             await asyncio.sleep(0)
@@ -344,7 +333,7 @@ class Table:
             elif kind == "ready":
                 self._ready(item[1], item[2]["ready"])
             elif kind == "op":
-                self._op(item[1], item[2]["command"], item[2]["args"])
+                self.host_ops.apply(item[1], item[2]["command"], item[2]["args"])
             elif kind == "auto":
                 self._auto(item[1], item[2]["on"])
             elif kind == "fast_forward":
@@ -362,16 +351,17 @@ class Table:
         session.send(P.error(P.RATE_LIMITED, f"{what}: at most {TOGGLE_RATE:g} changes a second"))
         return False
 
-    async def _flush(self) -> None:
+    def _flush(self) -> None:
         """Hand the journal to the OS, tell every connection what changed, then fsync.
 
         Written before anyone is told, so a crash of the server process loses nothing a client
         has seen; the fsync (against a power cut) comes after the frames, in a thread, so neither
-        the table's players nor the other tables wait on the disk. Messages arriving meanwhile
-        wait in the inbox and form the next batch.
+        the table's players nor the other tables wait on the disk. The next batch waits for it
+        (`_synced`, or `post` leaves the batch to the task): messages arriving meanwhile wait in
+        the inbox.
         """
         if self._flush_now() and self.journal is not None:
-            await asyncio.to_thread(self.journal.sync)
+            self._syncing = self.journal.sync_soon()
 
     def _flush_now(self) -> bool:
         """`_flush` up to the fsync: the journal to the OS, then the frames. True if an fsync is due."""
@@ -482,7 +472,7 @@ class Table:
         slot = self.seats.gone(session, self.phase)
         if session.is_host and self.timing.paused_by == "host" and not any(s.is_host for s in self.sessions):
             # Nobody left could resume: a pause must not freeze the others' game for good.
-            self._op_resume({})
+            self.host_ops.resume({})
             self._dirty = True
         if slot is None:
             return
@@ -570,30 +560,6 @@ class Table:
 
     # ------------------------------------------------------------------ host commands
 
-    def _op(self, session: Session, command: str, args: dict[str, Any]) -> None:
-        if not session.is_host:
-            session.send(P.error(P.NOT_HOST, "only the host may do that"))
-            return
-        try:
-            getattr(self, f"_op_{command}")(args)
-        except OpError as exc:
-            session.send(P.error(exc.code, exc.message))
-            return
-        log.info("%s: host: %s %s", self.name, command, _loggable(args) or "")
-        self._dirty = True
-
-    def _lobby_only(self, what: str) -> None:
-        if self.phase == PLAYING:
-            raise OpError(P.BAD_STATE, f"{what} only before the game starts (or after it ends)")
-
-    def _arg(self, args: dict[str, Any], key: str, kind: type, default: Any = ...) -> Any:
-        value = args.get(key, default)
-        if value is ...:
-            raise OpError(P.BAD_MESSAGE, f"missing argument {key!r}")
-        if type(value) is not kind and not (value is None and default is None):
-            raise OpError(P.BAD_MESSAGE, f"argument {key!r} must be {kind.__name__}")
-        return value
-
     def _config(self, **changes: Any) -> GameConfig:
         """The game this table would start now, with an op's proposed `changes` applied."""
         settings: dict[str, Any] = {
@@ -601,85 +567,6 @@ class Table:
             "characters": self.characters, "character_choices": self.character_choices,
         }
         return GameConfig(**{**settings, **changes})
-
-    def _check_config(self, **changes: Any) -> None:
-        try:
-            self._config(**changes).validate()
-        except ConfigError as exc:
-            raise OpError(P.BAD_STATE, str(exc)) from None
-
-    def _op_set_players(self, args: dict[str, Any]) -> None:
-        self._lobby_only("set_players")
-        players = self._arg(args, "players", int)
-        if players < len(self.slots):
-            raise OpError(P.BAD_STATE, f"{len(self.slots)} seats are taken; remove bots or kick first")
-        try:
-            options = identity_options(players)
-        except KeyError:
-            raise OpError(P.BAD_STATE, f"no game for {players} players") from None
-        identities = self.identities
-        if identities not in options or (options[identities][2] and not self.characters):
-            identities = _first_identities(players, self.characters)
-        if options[identities][2] and not self.characters:
-            raise OpError(
-                P.BAD_STATE,
-                f"every {players}-player configuration has a neutral (打酱油的), who can only win through a "
-                "character's secret task: turn characters on first",
-            )
-        self._check_config(players=players, identities=identities)
-        self.players, self.identities = players, identities
-
-    def _op_set_identities(self, args: dict[str, Any]) -> None:
-        self._lobby_only("set_identities")
-        identities = self._arg(args, "identities", str)
-        counts = identity_options(self.players).get(identities)
-        if counts is not None and counts[2] and not self.characters:
-            raise OpError(
-                P.BAD_STATE,
-                f"{identities!r} has {counts[2]} neutral (打酱油的), who can only win through a character's "
-                "secret task: turn characters on first",
-            )
-        self._check_config(identities=identities)
-        self.identities = identities
-
-    def _op_set_deck(self, args: dict[str, Any]) -> None:
-        self._lobby_only("set_deck")
-        deck = self._arg(args, "deck", str)
-        self._check_config(deck=deck)
-        self.deck = deck
-
-    def _op_set_characters(self, args: dict[str, Any]) -> None:
-        """On or off (`on`, or `characters` as the lobby screen sends it). Off needs a neutral-free
-        identity configuration: the current one if it is, else the first there is, else refused."""
-        self._lobby_only("set_characters")
-        on = self._arg(args, "on" if "on" in args else "characters", bool)
-        identities = self.identities
-        options = identity_options(self.players)
-        if not on and options[identities][2]:
-            identities = _first_identities(self.players, False)
-            if options[identities][2]:
-                raise OpError(
-                    P.BAD_STATE,
-                    f"every {self.players}-player configuration has a neutral (打酱油的), who needs characters: "
-                    "change the number of players first",
-                )
-        self._check_config(characters=on, identities=identities)
-        self.characters, self.identities = on, identities
-
-    def _op_set_character_choices(self, args: dict[str, Any]) -> None:
-        """Characters dealt to each seat to pick from: 3 (the original rules) or 2 (a later edition)."""
-        self._lobby_only("set_character_choices")
-        choices = self._arg(args, "choices", int)
-        self._check_config(character_choices=choices)
-        self.character_choices = choices
-
-    def _op_set_timers(self, args: dict[str, Any]) -> None:
-        timers = dict(self.timers)
-        for kind, seconds in args.items():
-            if kind not in TIMER_NAMES:
-                raise OpError(P.BAD_MESSAGE, f"no timer {kind!r}; timers are {', '.join(TIMER_NAMES)}")
-            timers[kind] = _timer_seconds(seconds, kind)
-        self.timers = timers
 
     def timer(self, kind: str) -> float:
         """The seconds a prompt of `kind` (or the turn windows, `turn_window`) gets now."""
@@ -689,107 +576,11 @@ class Table:
         """Every timer the table has, set by the host or not: what the lobby shows and `d` sets."""
         return {kind: self.timer(kind) for kind in TIMER_NAMES}
 
-    def _op_set_bot_delay(self, args: dict[str, Any]) -> None:
-        """How long an in-process bot waits before it answers (0: at once), from the next prompt."""
-        seconds: Any = args.get("seconds")
-        least, most = P.BOT_DELAY_RANGE
-        if type(seconds) not in (int, float) or not least <= seconds <= most:
-            raise OpError(P.BAD_MESSAGE, f"seconds must be a number in [{least:g}, {most:g}]")
-        self.bot_delay = float(seconds)
-
-    def _op_set_password(self, args: dict[str, Any]) -> None:
-        password = self._arg(args, "password", str, None) or None
-        problem = P.CLIENT_MESSAGES["hello"]["password"].check(password)
-        if problem:  # no hello could carry it: the table would be closed to everyone
-            raise OpError(P.BAD_MESSAGE, f"the password {problem}")
-        self.password = password
-
-    def _op_add_bot(self, args: dict[str, Any]) -> None:
-        self._lobby_only("add_bot")
-        level = self._arg(args, "level", str, STANDIN_LEVEL) or STANDIN_LEVEL
-        if level not in LEVELS:
-            raise OpError(P.BAD_MESSAGE, f"no bot level {level!r}; choose one of {', '.join(LEVELS)}")
-        if len(self.slots) >= self.players:
-            raise OpError(P.FULL, f"all {self.players} seats are taken")
-        self.add_bot(level)
-
     def add_bot(self, level: str = STANDIN_LEVEL) -> None:
         """Seat a bot in the lobby (the host's `add_bot`, or `--bots K`)."""
         self._append_bot(level)
         if self.auto_start and len(self.slots) == self.players and self.phase == LOBBY:
             self._start_game()
-
-    def _op_remove_bot(self, args: dict[str, Any]) -> None:
-        self._lobby_only("remove_bot")
-        slot = self._seat_arg(args)
-        if slot.bot_level is None:
-            raise OpError(P.BAD_STATE, f"seat {slot.index} is not a bot")
-        self.seats.remove(slot)
-
-    def _seat_arg(self, args: dict[str, Any]) -> SeatSlot:
-        seat = self._arg(args, "seat", int)
-        if not 0 <= seat < len(self.slots):
-            raise OpError(P.BAD_MESSAGE, f"no seat {seat}")
-        return self.slots[seat]
-
-    def _op_kick(self, args: dict[str, Any]) -> None:
-        slot = self._seat_arg(args)
-        if slot.bot_level is not None:
-            raise OpError(P.BAD_STATE, f"seat {slot.index} is a bot; use remove_bot")
-        self.seats.kick(slot)
-        if self.phase == LOBBY:
-            self.seats.remove(slot)
-        else:
-            # The token is revoked and a bot plays the seat to the end of the game.
-            slot.token = None
-            slot.bot_level = STANDIN_LEVEL
-            slot.offline_since = None
-            slot.auto = False
-            if self.game is not None:
-                self.standins.stand_in(self.game, slot)
-        log.info("%s: kicked %s from seat %d", self.name, slot.name, slot.index)
-
-    def _op_mute(self, args: dict[str, Any]) -> None:
-        """Mute (`on`, default true) one seat's chat (`seat`) or every spectator's (`spectators`)."""
-        on = self._arg(args, "on", bool, True)
-        if "spectators" in args:
-            if self._arg(args, "spectators", bool):
-                self.seats.spectators_muted = on
-            return
-        self._seat_arg(args).muted = on
-
-    def _op_start(self, args: dict[str, Any]) -> None:
-        if self.phase == OVER:  # a rematch with whoever is here
-            self._to_lobby()
-        self._lobby_only("start")
-        self._start_game()
-
-    def _op_end(self, args: dict[str, Any]) -> None:
-        if self.phase != PLAYING:
-            raise OpError(P.BAD_STATE, "no game in progress")
-        if self.journal is not None:
-            self.journal.append({"t": "end", "reason": "ended by the host"}, sync=True)
-            self.journal.close()
-            self.journal = None
-        self._to_lobby()
-        log.info("%s: game ended by the host", self.name)
-
-    def _op_pause(self, args: dict[str, Any]) -> None:
-        """Stop the table clock: no deadline runs out, no bot moves, until `resume`."""
-        if self.phase != PLAYING:
-            raise OpError(P.BAD_STATE, "no game in progress")
-        if self.timing.pause("host"):
-            log.info("%s: paused by the host", self.name)
-
-    def _op_resume(self, args: dict[str, Any]) -> None:
-        """Run the clock again: every deadline, bot delay and stand-in grace shifts by the pause."""
-        shift = self.timing.resume()
-        if shift is None:
-            return
-        for slot in self.slots:
-            if slot.offline_since is not None:
-                slot.offline_since += shift
-        log.info("%s: resumed after a pause of %.1f s", self.name, shift)
 
     def _to_lobby(self) -> None:
         """Back to the lobby for another game: the seats of the players present and the bots stay,
@@ -928,9 +719,10 @@ class Table:
                 kind = TURN_WINDOW if turn_window and prompt.kind == RESPONSE else prompt.kind
                 slot = self.slots[prompt.seat]
                 offline = slot.offline_since is not None and slot.bot is None
-                self.timing.issue(prompt.id, self.timer(kind),
-                                  self.offline_timeout if offline else None,
-                                  self.bot_delay * (TURN_WINDOW_BOT_SHARE if turn_window else 1.0))
+                seconds = self.timer(kind)
+                self.timing.issue(prompt.id, seconds, self.offline_timeout if offline else None,
+                                  _bot_wait(slot.bot, self.bot_delay * (TURN_WINDOW_BOT_SHARE if turn_window else 1.0),
+                                            seconds))
         asked = range(w.first_prompt, w.first_prompt + len(w.eligible)) if w is not None else range(0)
         for prompt_id in [p for p in self.deadlines if p not in live]:
             deadline = self.deadlines.pop(prompt_id)
@@ -941,6 +733,24 @@ class Table:
             del self._answered[prompt_id]
         for prompt_id in [p for p in self._thought if p not in live]:
             del self._thought[prompt_id]
+        self._think_ahead()
+
+    def _think_ahead(self) -> None:
+        """A searching bot starts on each prompt of its seat as soon as it opens, and its answer
+        is applied when its wait (`_bot_wait`: at least its budget) is over, whatever it found. Its
+        search ran after the delay before, so how long a bot's seat stayed in `waiting` told every
+        other seat whether it had one option (a decoy skill offer, a window with nothing to play:
+        answered at once) or several worth a second of search: a hidden character or hand shown."""
+        game = self.game
+        if game is None or self.phase != PLAYING:
+            return
+        for prompt in list(game.prompts.values()):
+            slot = self.slots[prompt.seat]
+            if (getattr(slot.bot, "thinks", False) and prompt.seat not in self._thinking
+                    and prompt.id not in self._thought):
+                seat_view = self.standins.seat_view(game, slot)
+                if not self._think(slot, prompt, seat_view):
+                    return  # no loop runs here: the bot decides in place when due
 
     def _due(self, now: float) -> tuple[list[Prompt], list[Prompt], list[SeatSlot]]:
         """(expired prompts, bot prompts whose delay has passed, seats due a stand-in)."""
@@ -991,6 +801,7 @@ class Table:
             if game is None or self.phase != PLAYING:
                 return
             now = self.clock()
+            self._think_ahead()  # a thought came back: the seat's next prompt may start its own
             expired, bot_moves, standins = self._due(now)
             for slot in standins:
                 self.standins.stand_in(game, slot)
@@ -1177,26 +988,6 @@ class Table:
             game.state_hash(),
         )
         return table
-
-
-def _first_identities(players: int, characters: bool = False) -> str:
-    """With characters, the rules' standard configuration; without, the first one with no neutral
-    (or the standard one, which the config check then refuses with its reason)."""
-    options = identity_options(players)
-    if not characters:
-        for name, counts in options.items():
-            if counts[2] == 0:
-                return name
-    return next(iter(options))
-
-
-#: Host-op arguments whose value the log never shows (the console may be read by other players).
-SECRET_ARGS = frozenset({"password", "token", "host_token"})
-
-
-def _loggable(args: dict[str, Any]) -> dict[str, Any]:
-    """A host op's arguments as the log shows them: a secret only as set or cleared."""
-    return {key: ("(set)" if value else "(cleared)") if key in SECRET_ARGS else value for key, value in args.items()}
 
 
 def _file_name(name: str) -> str:

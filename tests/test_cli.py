@@ -69,11 +69,14 @@ def test_a_table_the_rules_do_not_allow_is_refused_with_exit_2(argv: list[str], 
     assert proc.returncode == 2 and allowed in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_version_comes_from_the_package_metadata(capsys: pytest.CaptureFixture[str]) -> None:
+def test_version_comes_from_the_package_metadata_and_names_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
     from importlib.metadata import version
 
     assert main(["--version"]) == 0
-    assert capsys.readouterr().out.strip() == f"fengsheng {version('fengsheng')}"
+    first, engine = capsys.readouterr().out.strip().splitlines()
+    assert first == f"fengsheng {version('fengsheng')}"
+    # Tests run the source (tests/conftest.py); tests/test_compiled_engine.py checks the other choices.
+    assert engine.startswith("interpreted engine (")
 
 
 def test_every_file_lives_under_the_xdg_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -164,7 +167,9 @@ def test_host_makes_its_tables_folder_private_and_prunes_old_games(tmp_path: Pat
 
 
 @pytest.mark.parametrize(("words", "expected"), [(["ho"], "host"), (["host", "--pl"], "--players"),
-                                                 (["play", "--bo"], "--bots"), (["completion", ""], "zsh")])
+                                                 (["play", "--bo"], "--bots"), (["completion", ""], "zsh"),
+                                                 (["eng"], "engine"), (["engine", "bu"], "build"),
+                                                 (["engine", "build", "--f"], "--force")])
 def test_bash_completion_completes_subcommands_and_flags(tmp_path: Path, words: list[str], expected: str) -> None:
     script = tmp_path / "fengsheng.bash"
     proc = subprocess.run([sys.executable, "-m", "fengsheng_tui.cli", "completion", "bash"],

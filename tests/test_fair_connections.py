@@ -233,6 +233,38 @@ async def test_one_address_cannot_lock_out_a_table_or_a_returning_player() -> No
         await server.close()
 
 
+async def test_a_few_addresses_cannot_keep_every_other_spectator_out() -> None:
+    """Before: spectator places (here 3 in all, 2 per address) went first come, first served, and
+    spectators ping, so no timeout ever freed one: a stranger with two addresses kept every other
+    spectator out for good. Now a newcomer takes the place of the oldest spectator of the
+    address holding the most (at least two more than his own); it is told why. Players keep theirs."""
+    table = Table("t", players=4, timers=LONG)
+    server = GameServer("127.0.0.1", 0, max_spectators=3, spectators_per_address=2)
+    server.add_table(table)
+    await server.start()
+    clients = []
+    try:
+        player = await join(server.port, "Player", source="127.0.0.51")
+        clients.append(player)
+        squat = [await join(server.port, f"squat{n}", spectate=True, source="127.0.0.52") for n in range(2)]
+        other = await join(server.port, "other", spectate=True, source="127.0.0.53")
+        clients += [*squat, other]
+        newcomer = await join(server.port, "newcomer", spectate=True, source="127.0.0.54")
+        clients.append(newcomer)
+        told = await until(squat[0], lambda m: m["type"] == "bye", timeout=5)
+        assert "spectator places are full" in told["reason"]
+        assert await squat[0].recv(timeout=5) is None  # closed
+        late = await refused(server.port, "late", spectate=True, source="127.0.0.55")
+        assert late.code == P.FULL and "at most 3 spectators" in late.message
+        names = sorted(s.name for s in table.sessions)
+        assert names == ["Player", "newcomer", "other", "squat1"], names
+        assert not player.closed and not squat[1].closed
+    finally:
+        for client in clients:
+            await client.close()
+        await server.close()
+
+
 async def test_the_whole_hello_must_arrive_within_the_hello_deadline() -> None:
     """A slowloris that trickles its hello a byte at a time is closed at the hello deadline (1 s
     here), not at the frame deadline (10 s here) the frame it has begun would get."""

@@ -7,6 +7,7 @@ import dataclasses
 import hashlib
 import itertools
 import random
+import threading
 from typing import Any
 
 import msgpack
@@ -400,8 +401,8 @@ async def test_a_whole_game_with_outbound_checks_on_and_patched_client_views() -
 
 
 async def test_a_choice_reaching_an_idle_table_is_applied_in_the_connections_callback(tmp_path: Any) -> None:
-    """No task switch between a choice's bytes and the table: posted to a parked table, it is
-    applied and its frames are sent before `post` returns; the journal is still fsynced after."""
+    """No task switch between a choice's bytes and the table: posted to a parked table (its last
+    batch's fsync done), it is applied and its frames are sent before `post` returns; the journal is still fsynced after them."""
     table = Table("t", players=4, identities="novice", timers=LONG, auto_start=True, seed=3, data_dir=tmp_path)
     server = GameServer("127.0.0.1", 0)
     server.add_table(table)
@@ -412,8 +413,8 @@ async def test_a_choice_reaching_an_idle_table_is_applied_in_the_connections_cal
             client = Client()
             await client.connect("127.0.0.1", server.port, f"p{n}")
             clients.append(client)
-        async with asyncio.timeout(10):
-            while table.game is None or not table._idle:
+        async with asyncio.timeout(10):  # parked, the last batch's fsync done
+            while table.game is None or not table._idle or table._syncing is not None and not table._syncing.done():
                 await asyncio.sleep(0.01)
         game = table.game
         prompt = game.pending()[0]
@@ -423,24 +424,87 @@ async def test_a_choice_reaching_an_idle_table_is_applied_in_the_connections_cal
         assert journal is not None
         original_sync = journal.sync
 
-        def sync() -> None:
-            synced.append(len(game.events))
+        def sync() -> None:  # in the fsync thread: how far the frames had gone when it began
+            synced.append(session.since)
             original_sync()
 
         journal.sync = sync  # type: ignore[method-assign]
         before = len(game.events)
         table.post(("choose", session, {"prompt_id": prompt.id, "option": prompt.default}))
         assert len(game.events) > before and session.since == len(game.events)  # applied and sent
-        assert not synced  # the fsync is the task's, after the frames
         async with asyncio.timeout(10):
             while not synced:
                 await asyncio.sleep(0.01)
+        assert synced[0] == len(game.events)  # the fsync came after the frames
+        async with asyncio.timeout(10):
             for client in clients:  # every seat gets the new state
                 while client.view is None or client.view["log_length"] != len(game.events):
                     await client.recv()
         for client in clients:
             await client.close()
     finally:
+        await server.close()
+
+
+async def test_a_batch_waits_for_the_last_batchs_fsync(tmp_path: Any) -> None:
+    """The fsync runs in a thread after the frames (nothing wakes the table when it is done), but
+    the next choice is applied only once it has returned: a power cut loses at most one batch."""
+    table = Table("t", players=4, identities="novice", timers=LONG, auto_start=True, seed=3, data_dir=tmp_path)
+    server = GameServer("127.0.0.1", 0)
+    server.add_table(table)
+    await server.start()
+    try:
+        clients = []
+        for n in range(4):
+            client = Client()
+            await client.connect("127.0.0.1", server.port, f"p{n}")
+            clients.append(client)
+        async with asyncio.timeout(10):  # parked, the last batch's fsync done
+            while table.game is None or not table._idle or table._syncing is not None and not table._syncing.done():
+                await asyncio.sleep(0.01)
+        game = table.game
+        journal = table.journal
+        assert journal is not None
+        original_sync = journal.sync
+        release = threading.Event()
+        syncs: list[int] = []
+
+        def sync() -> None:
+            syncs.append(len(game.events))
+            release.wait(10)
+            original_sync()
+
+        journal.sync = sync  # type: ignore[method-assign]
+
+        def choose() -> int:
+            prompt = game.pending()[0]
+            session = next(s for s in table.sessions if s.seat == prompt.seat)
+            table.post(("choose", session, {"prompt_id": prompt.id, "option": prompt.default}))
+            return prompt.id
+
+        def open_prompt(prompt_id: int) -> bool:
+            return any(p.id == prompt_id for p in game.prompts.values())
+
+        first = choose()
+        applied = len(game.events)
+        assert not open_prompt(first)  # applied at once, its fsync now held in its thread
+        async with asyncio.timeout(10):
+            while not syncs:
+                await asyncio.sleep(0.01)
+        second = choose()
+        await asyncio.sleep(0.2)
+        assert len(game.events) == applied and open_prompt(second)  # waits for the fsync
+        release.set()
+        async with asyncio.timeout(10):
+            while open_prompt(second):
+                await asyncio.sleep(0.01)
+            while len(syncs) < 2:
+                await asyncio.sleep(0.01)
+        assert syncs == [applied, len(game.events)]
+        for client in clients:
+            await client.close()
+    finally:
+        release.set()
         await server.close()
 
 

@@ -49,3 +49,27 @@ def test_a_journal_of_wrong_types_is_refused_in_one_line(tmp_path: Path, case: s
     assert "Traceback" not in result.stderr, result.stderr
     assert f"{path}: not a journal this version can resume" in result.stderr
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("kind", ["fifo", "huge", "folder"])
+def test_a_journal_that_is_no_file_of_ours_is_refused_in_one_line(tmp_path: Path, kind: str) -> None:
+    """Before: `--resume` read the whole file first: a FIFO hung the host for good, a 100 MiB file
+    was read whole into memory, a folder ended in a traceback (IsADirectoryError)."""
+    import os
+
+    path = tmp_path / "t.journal"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        with path.open("wb") as out:
+            out.write(MAGIC)
+            out.truncate(100 * 1024 * 1024)  # sparse: no disk used
+    result = subprocess.run(
+        [sys.executable, "-m", "fengsheng_tui.cli", "host", "--port", "0", "--interface", "127.0.0.1",
+         "--resume", str(path), "--data-dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, cwd=ROOT, stdin=subprocess.DEVNULL)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+    assert str(path) in result.stderr and ("not a regular file" in result.stderr or "over 64 MiB" in result.stderr)

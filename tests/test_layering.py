@@ -76,6 +76,15 @@ def test_the_core_loads_without_textual() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_the_command_chooses_its_engine_before_anything_imports_one() -> None:
+    """The loader puts a compiled build ahead of the source only if no engine module is loaded yet:
+    the command's module and the loader import none (fengsheng_tui.compiled.loader)."""
+    code = ("import sys, fengsheng_tui.cli, fengsheng_tui.compiled.loader, fengsheng_tui.doors.guest, "
+            "fengsheng_tui.doors.ssh_guest\nprint(sorted(m for m in sys.modules if m.split('.')[0] in ('engine', 'bots', 'net')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 @pytest.mark.parametrize("layer", ["engine", "net", "bots"])
 def test_every_layer_has_code_to_check(layer: str) -> None:
     assert list((ROOT / layer).glob("*.py"))

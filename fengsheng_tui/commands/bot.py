@@ -109,6 +109,9 @@ async def _one_bot(args: argparse.Namespace, host: str, port: int, n: int) -> bo
 
 
 if __name__ == "__main__":
+    from fengsheng_tui.compiled.loader import activate
+
+    activate()
     parser = argparse.ArgumentParser(prog="fengsheng bot")
     add_arguments(parser)
     sys.exit(run(parser.parse_args()))

@@ -44,20 +44,23 @@ def run(args: argparse.Namespace) -> int:
         # TXT values come from anyone on the LAN: discovery validated them, and what is printed
         # holds no control character either way (JSON escapes them; plain text drops them).
         listing = [{**dataclasses.asdict(game), "compatible": game.compatible} for game in games]
-        print(json.dumps(clean_tree(listing), ensure_ascii=False))
+        print(json.dumps(clean_tree(listing, isolate=False), ensure_ascii=False))
         return 0
     if not games:
         print(f"No games found (listened {args.timeout:g} s).", file=sys.stderr)
     for game in games:
         other = "" if game.compatible else " (incompatible)"
-        print(clean(
-            f"{game.table}  {game.host}:{game.port}  seats {game.seats_taken}/{game.seats_total}"
+        print(clean(game.table) + clean(
+            f"  {game.host}:{game.port}  seats {game.seats_taken}/{game.seats_total}"
             f"  {game.phase}  password {'yes' if game.password else 'no'}  v{game.version}{other}"
         ))
     return 0
 
 
 if __name__ == "__main__":
+    from fengsheng_tui.compiled.loader import activate
+
+    activate()
     parser = argparse.ArgumentParser(prog="fengsheng browse")
     add_arguments(parser)
     sys.exit(run(parser.parse_args()))

@@ -332,6 +332,9 @@ async def serve_local(
 
 
 if __name__ == "__main__":
+    from fengsheng_tui.compiled.loader import activate
+
+    activate()
     parser = argparse.ArgumentParser(prog="fengsheng host")
     add_arguments(parser)
     sys.exit(run(parser.parse_args()))

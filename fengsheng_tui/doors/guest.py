@@ -14,6 +14,8 @@ import sys
 import time
 from dataclasses import dataclass
 
+#: The meta packet a browser guest's client sends the door (`FengshengApp.tell_door`).
+DOOR_META = "fengsheng_at_table"
 #: Seconds a guest may sit at the name prompt before the door closes (a tab left open, a port scan).
 NAME_IDLE_SECONDS = 300.0
 NAME_MAX = 20
@@ -120,6 +122,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from fengsheng_tui.compiled.loader import activate
+
+    activate()  # the engine its host runs: the compiled build where a verified one exists
     parser = argparse.ArgumentParser(prog="fengsheng-guest")
     add_arguments(parser)
     args = parser.parse_args(argv)

@@ -22,6 +22,7 @@ import asyncio
 import codecs
 import fcntl
 import hashlib
+import itertools
 import json
 import logging
 import os
@@ -69,6 +70,9 @@ READ_ENV = frozenset(name.encode() for name in (*PASSED_ENV, "LC_ALL", "LC_MESSA
 #: Why a forwarding channel is refused, as the guest's ssh shows it.
 REFUSED = "this door only runs the game"
 TERM_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
+#: A session's stages before its game client runs.
+PROMPT_STAGES = frozenset({"new", "name", "password", "waiting", "watch"})
+_ARRIVALS = itertools.count()
 ANSI_RE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f]")
 
 
@@ -103,6 +107,11 @@ def load_host_key(folder: Path) -> asyncssh.SSHKey:
     path = folder / HOST_KEY_FILE
     try:
         key = asyncssh.read_private_key(str(path))
+    except (asyncssh.KeyImportError, UnicodeDecodeError, IsADirectoryError) as exc:
+        # Never replaced silently: guests who know the old fingerprint would be told to distrust
+        # the new one, and the host may want the old key back.
+        raise ValueError(f"{path} is not a private key ({exc}); move it aside and start again to make "
+                         "a new one (guests' ssh will then warn of a changed host key)") from None
     except FileNotFoundError:
         key = asyncssh.generate_private_key("ssh-ed25519", comment="fengsheng ssh door")
         try:
@@ -356,12 +365,39 @@ class SshDoor:
         log.warning("ssh: wrong table password from %s (%d in a row)", address, count)
         return False
 
-    async def take_over(self, session: _Session) -> None:
+    def push_out(self, address: str, admitted: list[_Connection]) -> bool:
+        """Make room in a full door for a guest from `address`: the oldest connection still before
+        the game (`_Connection.before_game`) of the address holding the most places goes, if
+        that address holds at least two more than `address` (a fair share: a stranger with a few
+        addresses cannot keep the door full for its idle time, re-connecting as each place times
+        out, and nobody's game is ever ended for a newcomer). False if no one may be pushed out."""
+        counts: dict[str, int] = {}
+        for conn in admitted:
+            counts[conn.address] = counts.get(conn.address, 0) + 1
+        mine = counts.get(address, 0)
+        waiting = [c for c in admitted if c.before_game and counts[c.address] >= mine + 2]
+        if not waiting:
+            return False
+        busiest = max(counts[c.address] for c in waiting)
+        evict = min((c for c in waiting if counts[c.address] == busiest), key=lambda c: c.order)
+        self.quiet_log(f"door full: a place at the prompt of {evict.address} ({busiest} guests) "
+                       f"went to {address} ({mine})")
+        evict.pushed_out()
+        return True
+
+    async def take_over(self, session: _Session) -> bool:
         """A guest who logs in again under the same name ends his older session first, so that
-        his seat has no live connection when the new client claims it."""
+        his seat has no live connection when the new client claims it. Only a key proves it is
+        the same guest: two people behind one address (a NAT, a shared machine) may both log in
+        without one under the same SSH user name, so a keyless login never ends a live session
+        (False: the name is in use; the older session's seat is given back only once it is gone)."""
         for other in list(self.sessions):
             if (other is not session and other.guest == session.guest and other.name == session.name
                     and other.child is not None):
+                if session.conn.key is None:
+                    log.info("ssh: %s asked for %r, which a live session of that address and user "
+                             "holds: refused", session.who, session.name)
+                    return False
                 log.info("ssh: %s logged in again as %r; the older session ends", session.who, session.name)
                 other.hang_up()
                 other.conn.conn.close()
@@ -369,6 +405,7 @@ class SshDoor:
                     await asyncio.wait_for(other.gone(), 5)
                 except TimeoutError:
                     pass
+        return True
 
 
 class _Connection(asyncssh.SSHServer):
@@ -385,6 +422,8 @@ class _Connection(asyncssh.SSHServer):
         self.session: _Session | None = None
         self._idle: asyncio.TimerHandle | None = None
         self.lost = False
+        #: Arrival order, oldest first (`SshDoor.push_out` pushes out the oldest).
+        self.order = next(_ARRIVALS)
 
     def connection_made(self, conn: Any) -> None:
         self.conn = conn
@@ -404,11 +443,30 @@ class _Connection(asyncssh.SSHServer):
         admitted = [c for c in door.connections if c.admitted]
         if sum(c.address == self.address for c in admitted) >= limits.per_address:
             self.refusal = f"too many guests from {self.address} ({limits.per_address}); try again later"
-        elif len(admitted) >= limits.total:
+        elif len(admitted) >= limits.total and not door.push_out(self.address, admitted):
             self.refusal = f"the door is full ({limits.total} guests); try again later"
         else:
             self.admitted = True
         door.connections.add(self)
+
+    @property
+    def before_game(self) -> bool:
+        """Admitted and not yet playing (logging in, at the prompt, or offered to watch): a place
+        the door may give to a newcomer (`SshDoor.push_out`); a guest whose client runs keeps his."""
+        return self.admitted and (self.session is None or self.session.stage in PROMPT_STAGES)
+
+    def pushed_out(self) -> None:
+        """Give this connection's place to a newcomer: say why, and hang up."""
+        self.admitted = False
+        reason = ("the door is full: your place at the prompt went to a guest from an address with "
+                  "fewer guests; try again later")
+        session = self.session
+        if session is not None and session.stage != "new" and session.chan is not None and not session.closed:
+            session._write("\n")
+            session._finish(f"fengsheng: {reason}", 1)
+        else:
+            self.refusal = reason
+            self.conn.close()
 
     def _idle_check(self) -> None:
         if self.session is None or self.session.stage == "new":
@@ -712,7 +770,7 @@ class _Session(asyncssh.SSHServerSession):
         title = printable(self.door.table.name, 40)
         text = "\x1b[H\x1b[2J" + self._lines(f"风声 The Message · {title} · {taken}/{total} · {phase}", "1") + "\n"
         if self.notice:
-            text += self._lines(f" {printable(self.notice)} ", "7") + "\n"
+            text += self._lines(f" {printable(self.notice, 400)} ", "7") + "\n"
         return text
 
     def _draw(self) -> None:
@@ -809,7 +867,13 @@ class _Session(asyncssh.SSHServerSession):
 
     async def _play(self, spectate: bool) -> None:
         try:
-            await self.door.take_over(self)
+            if not await self.door.take_over(self):
+                self.notice = (f"{self.name} 正被同一地址、同一用户名的另一会话使用（掉线的会话一分钟内结束；用 SSH 密钥"
+                               f"登录可立即接管）· {self.name} is in use by another session of this address and user "
+                               "name: a dropped one ends within a minute; with an SSH key you take it over at once")
+                if not self.closed:
+                    self.ask_name()
+                return
             if self.closed:
                 return
             status = await self._run_client(spectate)

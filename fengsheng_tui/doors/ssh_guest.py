@@ -31,6 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     # an ignored SIGHUP is inherited, and a client whose pty hung up would spin on it for good.
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
     _take_terminal()
+    from fengsheng_tui.compiled.loader import activate
+
+    activate()  # before the game is imported, with the host's environment (the guest's comes later)
     from fengsheng_tui import app as app_module
     from fengsheng_tui.app import FengshengApp
     from fengsheng_tui.screens import table, table_lobby  # noqa: F401  (imported before the guest comes)

@@ -103,6 +103,16 @@ async def first_bytes(ws: aiohttp.ClientWebSocketResponse, timeout: float = 15.0
     return data
 
 
+async def rest_of(ws: aiohttp.ClientWebSocketResponse, timeout: float = 15.0) -> bytes:
+    """Everything the socket shows until the door closes it."""
+    data = b""
+    async with asyncio.timeout(timeout):
+        async for message in ws:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                data += message.data
+    return data
+
+
 class Guests:
     """WebSocket clients bound to chosen loopback source addresses."""
 
@@ -130,16 +140,21 @@ async def test_guest_limits_per_address_and_in_all() -> None:
             assert "你的名字".encode() in await first_bytes(ws)
         a3 = await guests.open("127.0.0.1")
         assert b"at most 2 browser sessions from one address" in await first_bytes(a3)
+        # Full: a newcomer from an address with none takes the oldest prompt place of the address
+        # holding two (its fair share is one of three); once every address holds one, it is full.
         c1 = await guests.open("127.0.0.3")
-        assert b"browser door is full (3 guests)" in await first_bytes(c1)
+        assert "你的名字".encode() in await first_bytes(c1)
+        assert b"your place at the name prompt went to a guest" in await rest_of(a1)
+        d1 = await guests.open("127.0.0.4")
+        assert b"browser door is full (3 guests)" in await first_bytes(d1)
         assert len(door.guests) == 3
-        await a1.close()
+        await b1.close()
         for _ in range(100):
             if len(door.guests) == 2:
                 break
             await asyncio.sleep(0.05)
-        c2 = await guests.open("127.0.0.3")
-        assert "你的名字".encode() in await first_bytes(c2)
+        d2 = await guests.open("127.0.0.4")
+        assert "你的名字".encode() in await first_bytes(d2)
     finally:
         await guests.close()
         await door.close()
@@ -282,3 +297,40 @@ async def test_guests_opening_at_once_cannot_overshoot_the_limit() -> None:
     finally:
         await guests.close()
         await door.close()
+
+
+async def test_a_full_door_never_ends_a_guest_at_the_table() -> None:
+    """Before: the door's places were first come, first served until the name prompt's 300 s: a
+    stranger with a few addresses held them all, reopening tabs as they timed out. Now a newcomer
+    takes a place still at the prompt (the client tells the door when its guest is at the table),
+    never that of a guest at the table."""
+    server = GameServer("127.0.0.1", 0)
+    server.add_table(Table("满", players=4, identities="novice", bot_delay=0.0, open_host=True))
+    await server.start()
+    door = WebDoor("127.0.0.1", server.port, table="满", listen="127.0.0.1", max_guests=3, max_per_address=3)
+    await door.start()
+    guests = Guests(door.port)
+    try:
+        seated = [await guests.open("127.0.0.2") for _ in range(2)]
+        for n, ws in enumerate(seated):
+            assert "你的名字".encode() in await first_bytes(ws)
+            await ws.send_str(json.dumps(["stdin", f"P{n}\r"]))
+        table = server.tables["满"]
+        for _ in range(300):  # (a door that keeps no such word: seated is enough)
+            if len(table.slots) == 2 and all(getattr(g, "at_table", True) for g in door.guests):
+                break
+            await asyncio.sleep(0.05)
+        assert sorted(slot.name for slot in table.slots) == ["P0", "P1"]
+        waiting = await guests.open("127.0.0.2")
+        assert "你的名字".encode() in await first_bytes(waiting)
+        newcomer = await guests.open("127.0.0.3")  # 127.0.0.2 holds 3: its guest at the prompt goes
+        assert "你的名字".encode() in await first_bytes(newcomer)
+        assert b"your place at the name prompt went to a guest" in await rest_of(waiting)
+        late = await guests.open("127.0.0.4")  # the two left of 127.0.0.2 are at the table
+        assert b"browser door is full (3 guests)" in await first_bytes(late)
+        assert sorted(slot.name for slot in table.slots) == ["P0", "P1"]
+        assert all(slot.session is not None for slot in table.slots)
+    finally:
+        await guests.close()
+        await door.close()
+        await server.close()

@@ -13,7 +13,7 @@ import time
 import asyncssh
 import pytest
 
-from .test_ssh_door import PROMPT, Guest, door_port, keys, ssh_command  # noqa: F401 - keys is a fixture
+from .test_ssh_door import PROMPT, Guest, door_clients, door_port, keys, ssh_command, wait_log  # noqa: F401 - keys is a fixture
 
 pytestmark = pytest.mark.ssh
 
@@ -204,3 +204,90 @@ def test_coming_and_going_in_a_loop_is_a_few_log_lines(game_host) -> None:
     assert len(lines) == 30, len(lines)  # 90 events in a few seconds: the minute's 30 lines
     conn_lines = re.findall(r"churn\d+@127\.0\.0\.12 \(SHA256:\S+\) logged in", log)
     assert conn_lines, log
+
+
+def test_addresses_holding_the_door_full_give_way_and_no_game_is_ended(game_host, keys) -> None:  # noqa: F811
+    """Before: the door's places (here 3) were first come, first served until the name timeout:
+    a stranger with two addresses took them all at the prompt and, coming back as each timed
+    out, kept everyone else out for good. Now a newcomer takes the oldest prompt place of the
+    address holding the most (at least two more than his own); a guest whose game runs keeps his."""
+    host = game_host("--players", "4", "--ssh", "127.0.0.1:0", "--ssh-limits", "2,3,30")
+    port = door_port(host)
+    player = Guest(ssh_command(port, "pia", keys("pia"), "-o", "BindAddress=127.0.0.21", tty="-tt"))
+
+    async def squat_then_newcomers() -> tuple[list[bytes], bytes, bytes]:
+        squatters = []
+        for n in range(2):
+            conn = await connect(port, "127.0.0.22", f"squat{n}")
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            await asyncio.wait_for(process.stdout.readuntil(PROMPT.encode()), 10)
+            squatters.append((conn, process))
+        newcomer = await connect(port, "127.0.0.23", "new")
+        arrived = await newcomer.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        seen = await asyncio.wait_for(arrived.stdout.readuntil(PROMPT.encode()), 10)
+        ends = []
+        for _conn, process in squatters:
+            try:
+                ends.append(await asyncio.wait_for(process.stderr.read(), 1))
+            except TimeoutError:
+                ends.append(b"(still at the prompt)")
+        late = await connect(port, "127.0.0.24", "late")
+        refused = await late.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        full = await asyncio.wait_for(refused.stderr.read(), 10)
+        for conn in (*(c for c, _ in squatters), newcomer, late):
+            conn.close()
+        return ends, seen, full
+
+    try:
+        player.read_until(PROMPT.encode())
+        player.send(b"\r")
+        wait_log(host, r"plays as 'pia'")
+        ends, seen, full = asyncio.run(squat_then_newcomers())
+        assert PROMPT.encode() in seen
+        assert sum(b"your place at the prompt went to a guest" in end for end in ends) == 1, ends
+        assert b"the door is full (3 guests)" in full  # every address holds one now
+        assert player.process.poll() is None and len(door_clients(host)) >= 1
+        assert "went to 127.0.0.23" in host.log.read_text()
+    finally:
+        player.stop()
+
+
+def test_a_keyless_login_never_ends_a_live_session(game_host) -> None:
+    """Before: two people behind one address (a NAT, a shared machine) who log in without a key
+    under the same SSH user name are one guest to the door; the second pressing Enter on the
+    name the prompt offered him (the first one's) ended the first one's session and took his seat
+    and hand. Now only a key takes over a live session; a keyless login is told the name is in use."""
+    host = game_host("--players", "4", "--bots", "3", "--start", "--bot-delay", "30", "--ssh", "127.0.0.1:0")
+    port = door_port(host)
+    first = Guest(ssh_command(port, "pat", None, "-o", "BindAddress=127.0.0.31", tty="-tt"))
+    second = Guest(ssh_command(port, "pat", None, "-o", "BindAddress=127.0.0.31", tty="-tt"))
+    try:
+        first.read_until(PROMPT.encode())
+        first.send(b"\r")
+        wait_log(host, r"pat took seat \d")
+        seen = len(second.read_until((PROMPT + "pat").encode()))
+        second.send(b"\r")
+        second.read_until(b"in use by another session of this address and user", timeout=15, after=seen)
+        assert first.process.poll() is None
+        assert "pat reconnected" not in host.log.read_text()
+        assert "pat@127.0.0.31 (no key) asked for 'pat', which a live session" in host.log.read_text()
+    finally:
+        first.stop()
+        second.stop()
+
+
+@pytest.mark.parametrize("damage", [b"garbage\x00\xff", b"-----BEGIN OPENSSH PRIVATE KEY-----\ncut short", "folder"])
+def test_a_damaged_host_key_is_named_and_never_replaced(tmp_path, damage) -> None:
+    """Before: asyncssh's "Invalid private key" (or a UnicodeDecodeError traceback) with no word
+    of which file. Now the host is told which file and what to do; the file stays as it was."""
+    from fengsheng_tui.doors.ssh import HOST_KEY_FILE, load_host_key
+
+    path = tmp_path / HOST_KEY_FILE
+    if damage == "folder":
+        path.mkdir()
+    else:
+        path.write_bytes(damage)
+    with pytest.raises(ValueError, match="is not a private key") as info:
+        load_host_key(tmp_path)
+    assert str(path) in str(info.value) and "move it aside" in str(info.value)
+    assert path.is_dir() if damage == "folder" else path.read_bytes() == damage
