@@ -28,6 +28,7 @@ class Chooser:
         self.target = 0
         self.note: str | None = None
         self.sent_for: int | None = None  # prompt id already answered, awaiting the next update
+        self.sent_pass = False  # what was sent for it was a pass (the prompt line says so)
 
     def reset(self, prompt: dict[str, Any] | None, hand: list[dict[str, Any]]) -> None:
         """A new view arrived; keep the selection only while the same prompt is open."""
@@ -145,6 +146,7 @@ class Chooser:
     def _send(self, option_id: str) -> str:
         assert self.prompt is not None
         self.sent_for = int(self.prompt["id"])
+        self.sent_pass = any(str(o.get("id")) == option_id and o.get("verb") in PASS_VERBS for o in self.options)
         self.selected = None
         self.skill = None
         self.target = 0

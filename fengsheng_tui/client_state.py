@@ -39,7 +39,7 @@ class LogEntry:
     def speaker(self, words: Words, me: int | None = None) -> str:
         """Who said the chat line, marked the way every name is: `(spectating)` for a spectator,
         `(you)` for our own seat (`me`)."""
-        name = self.chat[0] if self.chat is not None else ""
+        name = words.name(self.chat[0]) if self.chat is not None else ""
         if self.spectator:
             return words.marked(name, words("spectator"))
         return words.you(name) if me is not None and self.seat == me else name
@@ -256,7 +256,7 @@ class ClientState:
             if limit is not None and len(lines) >= limit:
                 break
             if entry.chat is not None:
-                lines.append((f"{entry.speaker(words, self.seat)}: {entry.chat[1]}", True))
+                lines.append((words.label("said", who=entry.speaker(words, self.seat)) + entry.chat[1], True))
             elif entry.event is not None:
                 text = words.event(entry.event, entry.seats or self.seats, self.seat)
                 if text:

@@ -57,6 +57,12 @@ QUIT_GRACE = 3.0
 #: stranger cannot use up the host process's file descriptors, which the game server shares.
 CONNECTIONS_PER_ADDRESS = 24
 MAX_CONNECTIONS = 96
+#: The bar the page shows when its session ends (a WebSocket close reason: at most 123 bytes).
+GUEST_LEFT = "你已离开牌桌 · You left the table."
+CLOSED_BY_HOST = "房主已关闭牌桌 · The host closed the table."
+#: The close code of a session the door ended with a reason (4000-4999: the application's own).
+CLOSE_WITH_REASON = 4000
+
 #: Seconds an HTTP connection may sit without a whole request (or between two requests) before it
 #: is closed: a slowloris client holds nothing for long. The game socket is not subject to it.
 HTTP_IDLE_SECONDS = 10.0
@@ -89,13 +95,13 @@ PAGE = """<!DOCTYPE html>
 <link rel="preload" href="/static/RobotoMono.ttf" as="font" type="font/ttf" crossorigin>
 <link rel="stylesheet" href="/static/xterm.css">
 <link rel="stylesheet" href="/static/door.css">
-<script src="/static/textual.js"></script>
 <script src="/static/door.js"></script>
+<script src="/static/textual.js"></script>
 </head>
 <body>
 <div class="font-warm" aria-hidden="true">风声 Roboto</div>
 <div id="intro">风声 · {title} …</div>
-<div id="closed" role="alert"><span>连接已断开 · Session ended.</span>
+<div id="closed" role="alert"><span id="closed-why">连接已断开 · Session ended.</span>
 <button type="button" id="restart">Enter: 重新连接 · reconnect</button></div>
 <div id="terminal" class="textual-terminal" data-font-size="16"></div>
 <noscript>风声 needs JavaScript to draw the game.</noscript>
@@ -124,6 +130,20 @@ body.-closed #closed { display: block; }
 DOOR_JS = """
 "use strict";
 (function () {
+  // The door closes the game socket with a reason (the guest left, the host closed the table):
+  // the bar at the bottom says it. Loaded before textual.js, which opens the socket.
+  var NativeSocket = window.WebSocket;
+  function DoorSocket(url, protocols) {
+    var socket = protocols === undefined ? new NativeSocket(url) : new NativeSocket(url, protocols);
+    socket.addEventListener("close", function (event) {
+      var why = document.getElementById("closed-why");
+      if (why && event.reason) { why.textContent = event.reason; }
+    });
+    return socket;
+  }
+  DoorSocket.prototype = NativeSocket.prototype;
+  ["CONNECTING", "OPEN", "CLOSING", "CLOSED"].forEach(function (name) { DoorSocket[name] = NativeSocket[name]; });
+  window.WebSocket = DoorSocket;
   function wsUrl() {
     return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
   }
@@ -187,16 +207,31 @@ def textual_js() -> bytes:
     return source.replace(STOCK_TERMINAL, "this.terminal=window.fengshengTerminal=new v.Terminal(").encode()
 
 
-def guest_command(game_host: str, game_port: int, table: str, ask_password: bool,
-                  lang: str | None) -> list[str]:
+def guest_command(game_host: str, game_port: int, table: str, ask_password: bool) -> list[str]:
     """The one command every browser tab runs (argv, no shell): the guest client of this table."""
     argv = [sys.executable, "-m", "fengsheng_tui.doors.guest", "--host", game_host, "--port", str(game_port),
             f"--table={table}", "--keep-seats"]
     if ask_password:
         argv.append("--ask-password")
-    if lang:
-        argv += ["--lang", lang]
     return argv
+
+
+def browser_lang(accept: str | None) -> str | None:
+    """The game's language a browser asks for (`Accept-Language: zh-CN,zh;q=0.9,en;q=0.8` -> zh):
+    the first of Chinese and English in the guest's order of preference; None when it names neither."""
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate((accept or "")[:512].split(",")):
+        tag, _, params = part.strip().partition(";")
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                continue
+        primary = tag.strip().lower().partition("-")[0]
+        if primary in ("zh", "en") and weight > 0:
+            ranked.append((-weight, i, primary))
+    return min(ranked)[2] if ranked else None
 
 
 def lan_urls(port: int, interface: str | None = None) -> list[str]:
@@ -219,7 +254,10 @@ class WebDoor:
                  connections_per_address: int = CONNECTIONS_PER_ADDRESS, max_connections: int = MAX_CONNECTIONS,
                  idle_seconds: float = HTTP_IDLE_SECONDS, spawn_burst: int = SPAWN_BURST,
                  spawn_seconds: float = SPAWN_SECONDS) -> None:
-        self.command = guest_command(game_host, game_port, table, ask_password, lang)
+        self.command = guest_command(game_host, game_port, table, ask_password)
+        #: The language a guest starts in when his browser asks for neither Chinese nor English
+        #: (None: the host's locale); his own Settings choice, kept in his browser's folder, wins.
+        self.lang = lang
         self.game_host = game_host
         self.table = table
         self.listen = listen
@@ -292,6 +330,8 @@ class WebDoor:
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
 
     async def close(self) -> None:
+        for guest in list(self.guests):
+            guest.reason = CLOSED_BY_HOST
         await asyncio.gather(*(guest.end() for guest in list(self.guests)), *self._ending, return_exceptions=True)
         if self._runner is not None:
             await self._runner.cleanup()
@@ -408,7 +448,7 @@ class WebDoor:
         source = loopback_source(request.remote or "?") if self.game_host.startswith("127.") else None
         if source is not None:
             argv += ["--source", source]
-        guest = _Guest(argv, socket, folder)
+        guest = _Guest(argv, socket, folder, browser_lang(request.headers.get("Accept-Language")) or self.lang)
         self.guests[guest] = request.remote or "?"
         log.info("web door: guest from %s (%d now)%s", request.remote, len(self.guests),
                  f"; at the table as {source}" if source else "")
@@ -442,12 +482,15 @@ def _make_guest_class() -> type:
     class Guest(AppService):
         """One tab's client process: argv without a shell, in its own process group (killed whole)."""
 
-        def __init__(self, argv: list[str], socket: Any, folder: Path) -> None:
+        def __init__(self, argv: list[str], socket: Any, folder: Path, lang: str | None = None) -> None:
             super().__init__(" ".join(argv), write_bytes=socket.send_bytes, write_str=self._no_text,
-                             close=socket.close, download_manager=DownloadManager())
+                             close=self._close_socket, download_manager=DownloadManager())
+            self.socket = socket
+            #: What the page says when the session ends (None: its own "session ended").
+            self.reason: str | None = None
             self.argv = argv
             self.folder = folder
-            self.socket = socket
+            self.lang = lang
             #: The client said it is at the table (seated or watching), not at its name prompt.
             self.at_table = False
             self.pushed_out = False
@@ -473,12 +516,27 @@ def _make_guest_class() -> type:
                 await self.socket.send_bytes(f"\r\n\r\n  {reason}\r\n".encode())
                 await self.socket.close()
 
+        async def _close_socket(self) -> None:
+            """The client exited: close the socket with the reason the page shows (a client that
+            ended by itself with status 0 is a guest who left)."""
+            process = self._process
+            if self.reason is None and process is not None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(process.wait(), 1)
+                if process.returncode == 0:
+                    self.reason = GUEST_LEFT
+            reason = (self.reason or "").encode()
+            await self.socket.close(code=CLOSE_WITH_REASON if reason else 1000, message=reason)
+
         async def _no_text(self, text: str) -> None:
             """open_url and file deliveries are never passed on: the game has no use for them."""
 
         async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
             env = self._build_environment(width=width, height=height)
             env["FENGSHENG_CONFIG"] = str(self.folder / "keys.toml")
+            if self.lang is not None:  # the guest's own language, as a locale (his Settings still win)
+                env.pop("LC_ALL", None)
+                env["LC_MESSAGES"] = "zh_CN.UTF-8" if self.lang == "zh" else "C.UTF-8"
             self._process = process = await asyncio.create_subprocess_exec(
                 *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE, env=env, start_new_session=True, cwd=self.folder,
@@ -537,11 +595,11 @@ def _make_guest_class() -> type:
 _guest_class: type | None = None
 
 
-def _Guest(argv: list[str], socket: Any, folder: Path) -> Any:  # noqa: N802 - a class made on first use (lazy imports)
+def _Guest(argv: list[str], socket: Any, folder: Path, lang: str | None = None) -> Any:  # noqa: N802 - a class made on first use (lazy imports)
     global _guest_class
     if _guest_class is None:
         _guest_class = _make_guest_class()
-    return _guest_class(argv, socket, folder)
+    return _guest_class(argv, socket, folder, lang)
 
 
 async def open_door(port: int, game_port: int, *, table: Any, interface: str | None = None,

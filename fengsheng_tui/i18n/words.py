@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from string import Formatter
 from typing import Any
@@ -26,6 +27,10 @@ from .catalogs import (
 )
 from .characters import GENDER, GENDER_SHORT, character_info, skill_title
 from .events import sentence
+
+#: The name the table gives its bots (`net.seats`): reserved, so no player has it, and each
+#: language writes it its own way (`机器人3` at a Chinese table).
+BOT_NAME = re.compile(r"Bot (\d{1,3})")
 
 
 def key_fields(text: str) -> list[str]:
@@ -169,6 +174,25 @@ class Words:
         `Bob (spectating)`. `name` is untrusted: the caller shows the result as plain text."""
         return self("name_mark", name=name, mark=mark)
 
+    @property
+    def colon(self) -> str:
+        """What stands between a label and its value: `Stack: ` (English), `结算区：` (full width,
+        no space: Chinese)."""
+        return self("colon")
+
+    def label(self, key: str, **kw: object) -> str:
+        """The catalog's text `key` as a label, its colon after it: `Identity: `, `身份：`."""
+        return self(key, **kw) + self.colon
+
+    def listing(self, items: Sequence[str]) -> str:
+        """Items in a row: `Bob, Ann` (English), `机器人1、小红` (Chinese, the enumeration comma)."""
+        return self("list_sep").join(items)
+
+    def name(self, name: str) -> str:
+        """A player's name as sent, for the screen: the table's own `Bot 3` in this language."""
+        bot = BOT_NAME.fullmatch(name)
+        return self("bot_name", n=bot.group(1)) if bot else name
+
     def you(self, name: str) -> str:
         """Our own name, as every screen marks it: `小红(你)`, `Ann (you)`."""
         return self.marked(name, self("you"))
@@ -214,7 +238,7 @@ class Words:
     def seat_name(self, seats: Sequence[Mapping[str, Any]], seat: object, me: int | None) -> str:
         if not isinstance(seat, int) or not 0 <= seat < len(seats):
             return "?"
-        name = str(seats[seat].get("name", f"P{seat + 1}"))
+        name = self.name(str(seats[seat].get("name", f"P{seat + 1}")))
         return self.you(name) if seat == me else name
 
     def event_template(self, kind: str) -> str | None:

@@ -10,7 +10,11 @@ from __future__ import annotations
 UI = {
     'title': '风声',
     'you': '你',
-    'name_mark': '{name}({mark})',
+    'name_mark': '{name}（{mark}）',
+    # Punctuation the screens put between a label and its value, and between the items of a list.
+    'said': '{who}',  # who said a chat line, before its colon
+    'colon': '：',
+    'list_sep': '、',
     'gender_sep': '·',
     'gender_sep_short': '·',
     'bracket_gap': '',
@@ -77,7 +81,7 @@ UI = {
     'in_turn': '第{turn}回合',
     'killed_by': '死于{who}之手',
     'killed_by_nobody': '无人击杀',
-    'winning_task': '{who}（{character}）的秘密任务：',
+    'winning_task': '{who}（{character}）的秘密任务',
     'winners': '胜者',
     'no_winner': '无人获胜',
     'reveal': '身份揭晓',
@@ -162,6 +166,7 @@ UI = {
     'not_ready': '未准备',
     'empty_seat': '空位',
     'bot': '机器人',
+    'bot_name': '机器人{n}',
     'host_options': '房主选项',
     'host_seat': '房主',
     'table_options': '牌桌设置',
@@ -191,7 +196,7 @@ UI = {
     'replay': '录像',
     'replay_deciding': '你当时要决定：{kind}',
     'turn_of': '{name}的回合',
-    'replay_last': '这一步：',
+    'replay_last': '这一步',
     'replay_no_decision': '再没有你的决定了',
     'replay_hint': '{key_replay_start}/{key_replay_end} 开头/结尾，{key_replay_decision_prev} 上一个决定',
     'step': '第 {i}/{n} 步',
@@ -216,7 +221,7 @@ UI = {
     'task': '秘密任务',
     'task_if_neutral': '秘密任务（打酱油的才有）',
     'face_down_marker': '盖',
-    'face_down_named': '{name}(盖)',
+    'face_down_named': '{name}（盖）',
     'face_down_character': '盖伏的角色',
     'hidden_character': '开局盖伏',
     'open_character': '开局翻开',
@@ -279,13 +284,14 @@ UI = {
     'only_lineup': '{n}人{mode}：只有{lineup}',
     'with_characters': '用角色',
     'without_characters': '不用角色',
+    'you_answered_waiting': '你已作答——等待其他人（{who}）',
     'you_passed_waiting': '你已放弃——等待其他人（{who}）',
     'abbreviations': '屏幕上的缩写',
     'guest_hint': '等待房主开始；{key_ready} 准备（所有人准备好且坐满即开始）',
     'your_identity': '你的身份',
     'identities_counts': '{name}（军情处{m} 潜伏战线{l} 打酱油的{n}）',
     'seconds': '{s}秒',
-    'replay_saved_at': '录像已保存：',
+    'replay_saved_at': '录像已保存',
     'probe_says': '问{identity}：是则{yes}，否则说“{line}”',
     'probe_yes_draw': '摸牌',
     'probe_yes_discard': '弃一张牌',
@@ -299,7 +305,7 @@ UI = {
     'sender_mark': '传出者',
     'sent_by': '{sender}传出',
     'came_from': '（从{origin}来）',
-    'message_face': '情报：',
+    'message_face': '情报',
     'your_move': '轮到你了',
     'notes_title': '身份笔记（只在本机、只在这一局，不会发送）',
     'notes_hint': '{key_notes_prev} 或 {letters} 选座位；{key_notes_mark_1} 红 · {key_notes_mark_2} 蓝 · {key_notes_mark_3} 酱油 · {key_notes_mark_4} 不明 · {key_notes_mark_0} 清除；{key_notes_close} 返回',
@@ -309,7 +315,7 @@ UI = {
     'quick_chat_hint': '数字发送一句；{key_quick_chat_close} 返回',
     'bell': '轮到你时响铃',
     'bell_key': '响铃',
-    'last_action': '刚才：',
+    'last_action': '刚才',
 }
 
 #: One sentence per event kind, grouped by family (the same families as fengsheng_tui/i18n/events/).
@@ -492,7 +498,7 @@ ERRORS = {
     'bad_state': '现在不能这样做',
     'bad_message': '服务器不接受这个请求',
     'paused': '牌桌已暂停：恢复后再选',
-    'connect': '无法连接服务器：请核对房主打印的地址和端口（join with: …），并确认房主的游戏仍在运行',
+    'connect': '无法连接服务器：请核对地址和端口（房主打印的 join with: … 那一行），并确认房主的游戏仍在运行',
 }
 
 #: Identity line-ups (engine.config) by name.

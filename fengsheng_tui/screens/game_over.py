@@ -111,9 +111,9 @@ def task_text(task: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], me: i
     info = character_info(task.get("character"))
     text = (info.task(words.lang) if info is not None else None) or task.get(words.lang) or task.get("zh") or "?"
     name = info.name(words.lang) if info is not None else str(task.get("character") or "?")
-    line = Text(words("winning_task", who=words.seat_name(seats, task.get("seat"), me), character=name),
+    line = Text(words.label("winning_task", who=words.seat_name(seats, task.get("seat"), me), character=name),
                 style="bold")
-    line.append(" " + str(text))
+    line.append(str(text))
     return line
 
 
@@ -145,8 +145,8 @@ class GameOverScreen(TextScreen):
             parts.append(Text(words("win_nobody_left")))
         elif reason == "secret_task":
             parts.append(plain(words("win_secret_task", who=who)))
-        names = ", ".join(words.seat_name(seats, s, me) for s in winners)
-        parts.append(plain(f"{words('winners')}: {names or words('no_winner')}", style="bold"))
+        names = words.listing([words.seat_name(seats, s, me) for s in winners])
+        parts.append(plain(words.label("winners") + (names or words("no_winner")), style="bold"))
         found = view.get("ending")
         ending: dict[str, Any] = found if isinstance(found, dict) else {}
         left = {entry.get("seat"): entry for entry in ending.get("left") or [] if isinstance(entry, dict)}
@@ -173,7 +173,7 @@ class GameOverScreen(TextScreen):
                 parts.append(plain(words.event(entry.event, entry.seats or seats, me), style="bold"))
         if state.replay_path:
             # The path on a line of its own, never folded in the middle of a name.
-            parts.append(Text(words("replay_saved_at"), style="italic"))
+            parts.append(Text(words.label("replay_saved_at").rstrip(), style="italic"))
             folder, name = os.path.split(short_path(state.replay_path))
             parts.append(plain(f"  {folder}{os.sep}", style="italic", overflow="fold"))
             parts.append(plain(f"  {name}", style="italic", overflow="fold"))

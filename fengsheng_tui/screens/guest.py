@@ -40,10 +40,21 @@ class GuestScreen(Screen[None]):
 
         with Vertical(id="guest-box"):
             yield Static(id="guest-title", classes="title")
-            yield Input(value=str(getattr(self.app, "player_name", "")), max_length=NAME_MAX, id="guest-name")
+            yield Input(value=self.last_name(), max_length=NAME_MAX, id="guest-name")
             if self.ask_password:
                 yield Input(password=True, id="guest-password")
             yield Static(id="guest-hint", classes="hint")
+
+    def last_name(self) -> str:
+        """The name the prompt starts with: the door's (the SSH user name), else, where seats are
+        kept (a browser's own folder), the name this browser last sat under at this table: a
+        reloaded tab takes its seat back with Enter alone."""
+        name = str(getattr(self.app, "player_name", "") or "")
+        if not name and self.door.keep_seats:
+            from ..seat_tokens import SeatTokens
+
+            name = SeatTokens().saved_name(f"{self.door.host}:{self.door.port}") or ""
+        return name[:NAME_MAX]
 
     def on_mount(self) -> None:
         self.query_one("#guest-title", Static).update(Text(self.words("title", table=clean(self.door.table, 40))))

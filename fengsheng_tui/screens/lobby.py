@@ -80,7 +80,7 @@ class LobbyScreen(FsScreen):
             games.add_option(Option(Text(words("lobby_none" if self.searched else "lobby_empty")), id="none",
                                     disabled=True))
         for host, port in self.recent:
-            games.add_option(Option(plain(f"{words('recent')}: {host}:{port}"), id=f"recent:{host}:{port}"))
+            games.add_option(Option(plain(f"{words.label('recent')}{host}:{port}"), id=f"recent:{host}:{port}"))
         if highlighted is not None and highlighted < games.option_count:
             games.highlighted = highlighted
         else:  # Enter joins the first table at once, without ↓ first

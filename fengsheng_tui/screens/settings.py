@@ -28,7 +28,7 @@ class SettingsScreen(TextScreen):
                 ("settings_bell", "bell", words("on_" if app.bell_on_move else "off")),
                 ("settings_theme", "theme", app.theme))
         for binding, word, value in rows:
-            parts.append(Text(f"{words.key(binding)}  {words(word)}: {value}"))
+            parts.append(Text(f"{words.key(binding)}  {words.label(word)}{value}"))
         parts.append(Text(""))
         # The table's keys, not this screen's: here m, b … change the settings above.
         parts.append(Text(words("table_key_bindings"), style="bold underline"))

@@ -123,13 +123,13 @@ class TableLobbyScreen(FsScreen):
         app = self.fs_app
         words, state = app.words, app.state
         table = self.table
-        parts: list[Text | Table | ListText] = [plain(f"{words('table_lobby')}: {table.get('name', state.table or '')}",
+        parts: list[Text | Table | ListText] = [plain(words.label("table_lobby") + str(table.get("name", state.table or "")),
                                            style="bold underline")]
         seats = Table.grid(padding=(0, 2))
         for _ in range(3):
             seats.add_column(no_wrap=True)
         for i, seat in enumerate(seat_entries(table)):
-            name = str(seat.get("name") or words("empty_seat"))
+            name = words.name(str(seat.get("name"))) if seat.get("name") else words("empty_seat")
             if i == state.seat:
                 name = words.you(name)
             kind = words("bot") if seat.get("bot") else words("host_seat") if seat.get("host") else ""
@@ -167,7 +167,7 @@ class TableLobbyScreen(FsScreen):
                                           if opts.get("characters") or k not in ("character_pick", "skill")})
                 elif key == "bot_delay" and isinstance(value, int | float):
                     value = words("seconds", s=f"{value:g}")
-                parts.append(plain(f"{words(key)}: {value}"))
+                parts.append(plain(f"{words.label(key)}{value}"))
         parts.append(Text(""))
         parts.append(ListText(Text(words("host_hint" if host else "guest_hint"), style="dim")))
         if self.note:
@@ -178,7 +178,7 @@ class TableLobbyScreen(FsScreen):
         if chat:
             parts.append(Text(""))
             parts.append(Text(words("chat"), style="bold underline"))
-            parts += [plain(f"» {entry.speaker(words, state.seat)}: {entry.chat[1]}", style="italic")
+            parts += [plain(f"» {words.label('said', who=entry.speaker(words, state.seat))}{entry.chat[1]}", style="italic")
                       for entry in chat if entry.chat is not None]
         self.query_one("#table-lobby", Static).update(Group(*parts))
 

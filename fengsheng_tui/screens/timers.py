@@ -68,7 +68,7 @@ class TimersScreen(BoxModal):
             name = words(BOT_DELAY) if kind == BOT_DELAY else TIMER_KIND[words.lang].get(kind, kind)
             if kind in CHARACTER_TIMERS and not characters:
                 name += words("timer_with_characters")
-            line = Text(f" {name}: ", style="bold" if i == self.row else "")
+            line = Text(f" {name}{words.colon}", style="bold" if i == self.row else "")
             line.append(f"‹ {words('seconds', s=f'{seconds:g}')} ›")
             if i == self.row:
                 line.stylize("reverse")

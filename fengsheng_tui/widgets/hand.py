@@ -36,7 +36,7 @@ class HandPanel(Static):
         if state.view is not None and view.get("seat") is None:
             return
         hand = words("hand") if self.record else words.marked(words("hand"), words("hand_star"))
-        title = Text(f"{hand} · {words('identity')}: {words.identity(view.get('identity'))}")
+        title = Text(f"{hand} · {words.label('identity')}{words.identity(view.get('identity'))}")
         seats = state.seats
         if own_seat and state.seat is not None and 0 <= state.seat < len(seats):
             seat = seats[state.seat]
@@ -101,22 +101,23 @@ def own_character_lines(view: dict[str, Any], seat: int | None, words: Words, sk
     character = seats[seat].get("character")
     if not isinstance(character, dict) or "id" not in character:
         return []
-    line = Text(f"{words('character')}: ", style="bold")
+    line = Text(words.label("character"), style="bold")
     line.append(words.character(character))
     line.append(words.gender_suffix(character.get("gender")), style="dim")
     names = list(character.get("skills") or [])
     if names:
-        line.append(f"  {words('skills')}:", style="bold")
-        for name in names:
+        line.append("  " + words.label("skills"), style="bold")
+        for i, name in enumerate(names):
             style = "reverse bold" if name == chosen_skill else ("bold" if name in skills else "")
-            line.append(" ")
+            if i:
+                line.append(" ")
             line.append(words.skill(name) + ("*" if name in skills else ""), style=style)
     task = view.get("task")
     text = task.get(words.lang) if isinstance(task, dict) else None
     if not text:
         return wrap(line, width)
     label = "task" if view.get("identity") in ("neutral", None) else "task_if_neutral"
-    task_line = Text(f"{words(label)}: ", style="bold")
+    task_line = Text(words.label(label), style="bold")
     task_line.append(str(text), style="italic")
     apart = [*wrap(line, width), *wrap(task_line, width)]
     together = wrap(Text.assemble(line, "  ", task_line), width) if flow else apart

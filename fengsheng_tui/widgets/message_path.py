@@ -152,7 +152,7 @@ class MessagePath(FixedLines, Static):
         before = order[reached - 1] if reached else None
         if origin is not None and origin not in (position, m.get("sender"), before):
             path.append_text(plain("  " + words("came_from", origin=name(origin)), style="italic"))
-        face = Text(words("message_face") + " ", style="bold")
+        face = Text(words.label("message_face"), style="bold")
         card = card_text(m.get("card"), words, mono)
         face.append_text(card)
         # Broken at spaces between names, never inside one (`Bot` over `3` reads as two seats), nor

@@ -142,7 +142,7 @@ def prompt_head(prompt: dict[str, Any], words: Words) -> str:
 
 def waiting_names(seats: list[object], state: ClientState, words: Words) -> str:
     """`Bot 1, Bot 2 …`: the first four seats waited for, and an ellipsis when there are more."""
-    names = ", ".join(words.seat_name(state.seats, s, state.seat) for s in seats[:4])
+    names = words.listing([words.seat_name(state.seats, s, state.seat) for s in seats[:4]])
     return names + (" …" if len(seats) > 4 else "") if seats else "…"
 
 
@@ -177,10 +177,12 @@ class PromptPanel(Static):
                 lines.append(Text(words("game_over"), style="bold"))
             elif hint is not None:
                 lines.append(Text(hint, style="bold"))
-            elif state.seat in waiting and prompt is None:
-                # Passes stay secret until the window closes: the server still lists us as waited for.
+            elif state.seat in waiting:
+                # Passes stay secret until the window closes: the server still lists us as waited
+                # for (and still holds our prompt open), though we have answered.
                 others = [s for s in waiting if s != state.seat]
-                lines.append(Text(words("you_passed_waiting", who=waiting_names(others, state, words)), style="dim"))
+                said = "you_passed_waiting" if prompt is None or chooser.sent_pass else "you_answered_waiting"
+                lines.append(Text(words(said, who=waiting_names(others, state, words)), style="dim"))
             elif waiting:
                 lines.append(Text(words("waiting_for", who=waiting_names(waiting, state, words)), style="dim"))
             else:

@@ -66,7 +66,7 @@ class StackView(FixedLines, Static):
         if key == self._shown:
             return
         self._shown = key
-        title = Text(words("stack") + ": ", style="bold")
+        title = Text(words.label("stack"), style="bold")
         if not stack:
             title.append(words("stack_empty"), style="dim")
             self.set_lines(1)

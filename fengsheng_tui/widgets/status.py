@@ -35,7 +35,7 @@ class StatusBar(Static):
             if state.seat is None:
                 fields.append((words("spectator"), "", None))
             else:
-                fields.append((f"{words('identity')}: {words.identity(view.get('identity'))}", "", 1))
+                fields.append((words.label("identity") + words.identity(view.get("identity")), "", 1))
             if state.auto:
                 fields.append((words("auto_on"), "bold reverse", None))
             if view.get("fast_forward") is True and not view.get("over"):
@@ -80,7 +80,7 @@ class Banner(Static):
         if lost:
             text = Text(words("lost_conn"))
         else:
-            text = Text(words(label), style="dim")
+            text = Text(words.label(label), style="dim")
             text.append_text(plain(state.last_action(words) or ""))
             text.no_wrap = True
             text.overflow = "ellipsis"

@@ -149,7 +149,10 @@ class Page:
 class Chromium:
     """Headless Chromium with a throwaway profile and DevTools on a free loopback port."""
 
-    def __init__(self, width: int = 1200, height: int = 800) -> None:
+    def __init__(self, width: int = 1200, height: int = 800, lang: str = "zh-CN,zh") -> None:
+        """`lang`: the languages the browser asks pages for (`Accept-Language`): Chinese unless a
+        test asks for another (the door starts a guest in his browser's language; the suite reads
+        the Chinese screens)."""
         assert CHROMIUM is not None
         self.profile = tempfile.mkdtemp(prefix="fs-chromium-")
         self.proc = subprocess.Popen(
@@ -157,7 +160,8 @@ class Chromium:
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
              "--disable-default-apps", "--disable-extensions", "--metrics-recording-only",
              "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
-             f"--user-data-dir={self.profile}", f"--window-size={width},{height}", "about:blank"],
+             f"--user-data-dir={self.profile}", f"--window-size={width},{height}",
+             f"--accept-lang={lang}", f"--lang={lang.partition(',')[0]}", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
         )
         self.http: aiohttp.ClientSession | None = None

@@ -22,7 +22,7 @@ async def sit_down(page: Page, url: str, name: str) -> str:
     await page.wait_for("你的名字", 60)
     await page.type_text(name)
     await page.key("Enter")
-    return await page.wait_for(f"{name}(你)", 40)
+    return await page.wait_for(f"{name}（你）", 40)
 
 
 async def platform_fonts(page: Page, selector: str) -> dict[str, int]:
@@ -69,7 +69,7 @@ async def test_two_browser_guests_play_a_game(web_host: Host) -> None:
         for _ in range(2):
             await first.key("b")
             await asyncio.sleep(0.3)
-        await first.wait_for("Bot 2")
+        await first.wait_for("机器人2")
         await first.key("s")
         for page in (first, second):
             screen = await page.wait_for("第1回合", 40)
@@ -78,13 +78,13 @@ async def test_two_browser_guests_play_a_game(web_host: Host) -> None:
                  for name, page in (("小明", first), ("Lily", second))}
         await make_a_choice(seats, web_host)
         seat = next(seat for seat, page in seats.items() if page is second)
-        # A reloaded tab is a dropped seat; the same name in the same browser takes it back.
+        # A reloaded tab is a dropped seat; in the same browser the prompt holds the name it sat
+        # under, and Enter takes the seat back.
         await second.call("Page.reload")
-        await second.wait_for("你的名字", 60)
-        await second.type_text("Lily")
+        assert "Lily" in await second.wait_for("入座", 60)
         await second.key("Enter")
         web_host.wait_log(rf"Lily (reconnected to|took over) seat {seat}")
-        screen = await second.wait_for("Lily(你)")
+        screen = await second.wait_for("Lily（你）")
         assert "手牌" in screen
         # Every byte both tabs loaded came from the door itself.
         origin = urlsplit(web_host.url).netloc

@@ -80,7 +80,7 @@ async def test_play_web_a_friend_joins_from_a_browser(tmp_path: Path) -> None:
     browser = None
     try:
         lobby = pane.wait_for("房主")  # --web keeps the seats open: the player is in the table lobby
-        assert "阿东(你)" in lobby
+        assert "阿东（你）" in lobby
         pane.wait_for(f":{port}/")  # the notice names the address guests open
         browser = Chromium(1000, 700)
         page = await browser.new_page()
@@ -88,7 +88,7 @@ async def test_play_web_a_friend_joins_from_a_browser(tmp_path: Path) -> None:
         await page.wait_for("你的名字", 60)
         await page.type_text("小红")
         await page.key("Enter")
-        guest_lobby = await page.wait_for("小红(你)")
+        guest_lobby = await page.wait_for("小红（你）")
         assert "阿东" in guest_lobby
         pane.wait_for("小红")
         for key in ("b", "b", "s"):
@@ -116,7 +116,7 @@ async def test_an_ended_session_says_so_and_enter_starts_another(web_host: Host)
             await asyncio.sleep(0.1)
         assert await page.evaluate("document.body.classList.contains('-closed')")
         assert await page.evaluate("document.activeElement.id") == "restart"
-        assert "Session ended" in await page.evaluate("document.getElementById('closed').innerText")
+        assert "You left the table" in await page.evaluate("document.getElementById('closed').innerText")
         await page.key("Enter")
         await page.wait_for("你的名字", 60)
         assert not await page.evaluate("document.body.classList.contains('-closed')")

@@ -87,7 +87,7 @@ def test_ssh_t_join_play_a_prompt_and_quit(sshd, game_host, tmux_panes, tmp_path
     forced_join(sshd, tmp_path, host.address, "Remote")
     pane = tmux_panes(sshd.ssh_args("ignored: the key's forced command runs instead", tty=True))
     # The hand may paint a frame before the ring and the banner: wait for the whole table.
-    table = pane.wait_for(lambda s: painted(s) and "Remote(你)" in s and "刚才：" in s, timeout=20)
+    table = pane.wait_for(lambda s: painted(s) and "Remote（你）" in s and "刚才：" in s, timeout=20)
     assert "[" in hand_line(table)
     screen = pane.wait_for(lambda s: open_prompt(s, "zh") is not None, timeout=20)
     kind = open_prompt(screen, "zh")

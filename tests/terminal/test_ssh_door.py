@@ -104,16 +104,16 @@ def test_two_guests_resize_drop_and_reclaim(game_host, tmux_panes, keys) -> None
     alice = tmux_panes(ssh_command(port, "alice", keys("alice")))
     assert "No SSH key" not in alice.wait_for(PROMPT + "alice", timeout=10)
     alice.send("Enter")
-    alice.wait_for(lambda s: "alice(你)" in s, timeout=15)
+    alice.wait_for(lambda s: "alice（你）" in s, timeout=15)
     seat_a = int(wait_log(host, r"alice took seat (\d)")[1])
 
     bob = tmux_panes(ssh_command(port, "bob", None))
     assert "log in again from this machine as bob@" in bob.wait_for(PROMPT + "bob", timeout=10)
     bob.send("Enter")
-    bob.wait_for(lambda s: TABLE in s and "bob(你)" in s, timeout=15)
+    bob.wait_for(lambda s: TABLE in s and "bob（你）" in s, timeout=15)
     seat_b = int(wait_log(host, r"bob took seat (\d)")[1])
     assert seat_a != seat_b
-    alice.wait_for(lambda s: TABLE in s and "alice(你)" in s, timeout=10)
+    alice.wait_for(lambda s: TABLE in s and "alice（你）" in s, timeout=10)
 
     alice.tmux("resize-window", "-t", alice.name, "-x", "120", "-y", "36")
     wide = alice.wait_for(lambda s: len(s.splitlines()) == 36 and max(map(cells_width, s.splitlines())) > 100,
@@ -131,7 +131,7 @@ def test_two_guests_resize_drop_and_reclaim(game_host, tmux_panes, keys) -> None
     again = tmux_panes(ssh_command(port, "bob", None))
     again.wait_for(PROMPT + "bob", timeout=10)
     again.send("Enter")
-    again.wait_for(lambda s: TABLE in s and "bob(你)" in s, timeout=15)
+    again.wait_for(lambda s: TABLE in s and "bob（你）" in s, timeout=15)
     wait_log(host, rf"bob reconnected to seat {seat_b}")
 
     again.send("q")
@@ -155,13 +155,13 @@ def test_a_second_login_takes_over_and_another_key_cannot(game_host, tmux_panes,
     first = tmux_panes(ssh_command(port, "carol", keys("carol")))
     first.wait_for(PROMPT + "carol")
     first.send("Enter")
-    first.wait_for(lambda s: TABLE in s and "carol(你)" in s, timeout=15)
+    first.wait_for(lambda s: TABLE in s and "carol（你）" in s, timeout=15)
     seat = int(wait_log(host, r"carol took seat (\d)")[1])
 
     second = tmux_panes(ssh_command(port, "carol", keys("carol")))
     second.wait_for(PROMPT + "carol")
     second.send("Enter")
-    second.wait_for(lambda s: TABLE in s and "carol(你)" in s, timeout=15)
+    second.wait_for(lambda s: TABLE in s and "carol（你）" in s, timeout=15)
     wait_log(host, rf"carol reconnected to seat {seat}")
     assert first.wait_gone(timeout=10) != 0 or not first.alive()
 
@@ -180,7 +180,7 @@ def test_a_second_login_takes_over_and_another_key_cannot(game_host, tmux_panes,
     watcher.send("Enter")
     watcher.wait_for("观战中", timeout=15)
     wait_log(host, "mallory joined as a spectator")
-    assert second.alive() and "carol(你)" in second.capture()
+    assert second.alive() and "carol（你）" in second.capture()
 
 
 def test_without_a_tty_the_door_allocates_one(game_host, tmux_panes, keys) -> None:
@@ -194,6 +194,32 @@ def test_without_a_tty_the_door_allocates_one(game_host, tmux_panes, keys) -> No
     screen = pane.wait_for(lambda s: "dave (you)" in s and "? " in s.splitlines()[23], timeout=15)
     assert "Table" in screen  # in English, and the footer on row 24 of the 30-row window
     assert not "".join(screen.splitlines()[24:]).strip()
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_a_guest_whose_ssh_sends_no_locale_chooses_the_language_with_tab(game_host, tmux_panes, keys,
+                                                                          width: int) -> None:
+    """Windows' ssh sends no LANG: the prompt says the game will be in the host's language and Tab
+    switches it; the choice is kept for his next login (main: the host's language, and only
+    Settings inside the game could change it)."""
+    host = game_host("--players", "4", "--ssh", "127.0.0.1:0")
+    command = ssh_command(door_port(host), "erin", keys("erin"), tty="-tt")
+    pane = tmux_panes(command, width=width, height=24 if width == 80 else 40)
+    prompt = pane.wait_for(PROMPT + "erin", timeout=10)
+    assert "游戏语言 Language: 中文 · Tab: English" in prompt, prompt
+    assert all(len(row) < width for row in prompt.splitlines()), prompt
+    pane.send("Tab")
+    pane.wait_for("Language: English · Tab: 中文", timeout=5)
+    pane.send("Enter")
+    pane.wait_for(lambda s: "erin (you)" in s and "Table" in s, timeout=15)
+    pane.send("q")
+    pane.wait_for("Quit the game?", timeout=5)
+    pane.send("y")
+    assert pane.wait_gone(timeout=15) == 0
+    again = tmux_panes(command, width=width, height=24 if width == 80 else 40)
+    assert "Language: English · Tab: 中文" in again.wait_for(PROMPT + "erin", timeout=10)
+    again.send("Enter")
+    again.wait_for(lambda s: "erin (you)" in s, timeout=15)
 
 
 def run_ssh(command: list[str], timeout: float = 15.0, **kw) -> subprocess.CompletedProcess[str]:
@@ -352,7 +378,7 @@ def test_x11_and_agent_are_not_forwarded(game_host, keys, tmp_path: Path) -> Non
             environ = Path(f"/proc/{client}/environ").read_bytes().split(b"\0")
             names = {entry.split(b"=", 1)[0] for entry in environ if entry}
             assert not names & {b"SSH_AUTH_SOCK", b"DISPLAY", b"SSH_CONNECTION", b"SSH_CLIENT"}
-            guest.read_until("fay(你)".encode(), timeout=15)
+            guest.read_until("fay（你）".encode(), timeout=15)
             guest.send(b"qy")
             status, err = guest.finish()
             assert status == 0
@@ -435,7 +461,7 @@ def test_password_table_asks_and_backs_off(game_host, keys) -> None:
         guest.read_until("密码 Password: ".encode(), after=seen)
         assert time.monotonic() - start >= 0.9  # one failure: a second before the next try
         guest.send(b"s3cret\r")
-        guest.read_until("hal(你)".encode(), timeout=15)
+        guest.read_until("hal（你）".encode(), timeout=15)
         wait_log(host, r"wrong table password from 127.0.0.1 \(1 in a row\)")
         assert "s3cret" not in host.log.read_text()
     finally:
@@ -474,8 +500,8 @@ def test_play_opens_the_door_for_friends(tmux_panes, keys) -> None:
     friend = tmux_panes(ssh_command(port, "ivy", keys("ivy")))
     friend.wait_for(PROMPT + "ivy", timeout=10)
     friend.send("Enter")
-    friend.wait_for("ivy(你)", timeout=15)
-    player.wait_for(lambda s: "Host(你)" in s and "ivy" in s, timeout=10)
+    friend.wait_for("ivy（你）", timeout=15)
+    player.wait_for(lambda s: "Host（你）" in s and "ivy" in s, timeout=10)
     player.send("q")
     player.wait_for("y 退出", timeout=5)
     player.send("y")
@@ -524,7 +550,7 @@ def test_each_guest_machine_reaches_the_table_from_its_own_address(game_host, ke
             for i, guest in enumerate(guests):
                 guest.read_until(PROMPT.encode())
                 guest.send(b"\r")
-                guest.read_until(f"p{i}(你)".encode(), timeout=20)
+                guest.read_until(f"p{i}（你）".encode(), timeout=20)
         finally:
             for guest in guests:
                 guest.stop()

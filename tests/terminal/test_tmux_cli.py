@@ -33,7 +33,7 @@ def test_joining_an_address_where_nothing_listens_says_what_to_check(tmux_panes)
     from .conftest import free_port
 
     port = free_port()
-    for lang, hint in (("zh", "请核对房主打印的地址和端口"), ("en", "check the address and port the host printed")):
+    for lang, hint in (("zh", "请核对地址和端口（房主打印的"), ("en", "check the address and port the host printed")):
         pane = tmux_panes([FENGSHENG, "join", f"127.0.0.1:{port}", "--lang", lang], width=100)
         pane.wait_gone(timeout=15)
         # What it printed after leaving the full screen, in the scrollback; wrapped rows joined.

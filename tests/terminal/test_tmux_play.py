@@ -113,7 +113,7 @@ def test_two_players_at_one_host_each_see_only_their_own_hand(game_host, tmux_pa
         time.sleep(0.2)
     for me, other in (names, names[::-1]):
         mine, theirs = screens[me], screens[other]
-        assert f"{me}(你)" in mine and f"{me}(你)" not in theirs
+        assert f"{me}（你）" in mine and f"{me}（你）" not in theirs
         hand = hand_panel(mine)
         cards = [card for line in hand for _, card in HAND_CARD.findall(line)]
         assert cards, f"{me} sees no hand:\n{mine}"

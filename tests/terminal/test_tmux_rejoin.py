@@ -22,7 +22,7 @@ def test_join_again_after_the_client_was_killed(game_host, tmux_panes, tmp_path:
     """Bots wait 30 s, so the hand cannot change between the two screens."""
     host = game_host("--players", "4", "--bots", "3", "--start", "--seed", "5", "--bot-delay", "30")
     first = tmux_panes([FENGSHENG, "join", host.address, "--name", "Dropped"])
-    before = first.wait_for(lambda s: TABLE in s and "Dropped(你)" in s, timeout=15)
+    before = first.wait_for(lambda s: TABLE in s and "Dropped（你）" in s, timeout=15)
     hand = hand_panel(before)
     assert hand
     tokens = tmp_path / "config" / "fengsheng" / "seats.json"
@@ -34,7 +34,7 @@ def test_join_again_after_the_client_was_killed(game_host, tmux_panes, tmp_path:
     assert not running(game)
 
     second = tmux_panes([FENGSHENG, "join", host.address, "--name", "Dropped"])
-    after = second.wait_for(lambda s: TABLE in s and "Dropped(你)" in s, timeout=15)
+    after = second.wait_for(lambda s: TABLE in s and "Dropped（你）" in s, timeout=15)
     assert hand_panel(after) == hand
     log = host.log.read_text()
     assert "seat 3 (Dropped) went offline" in log and "Dropped reconnected to seat 3" in log, log
@@ -50,14 +50,14 @@ def test_join_again_without_the_name_takes_the_seat_back(game_host, tmux_panes) 
     game: join "under the same name"); the saved seat's name is used when no --name is given."""
     host = game_host("--players", "4", "--bots", "3", "--start", "--seed", "5", "--bot-delay", "30")
     first = tmux_panes([FENGSHENG, "join", host.address, "--name", "alice"])
-    before = first.wait_for(lambda s: TABLE in s and "alice(你)" in s, timeout=15)
+    before = first.wait_for(lambda s: TABLE in s and "alice（你）" in s, timeout=15)
     first.send("q")
     first.wait_for("y 退出", timeout=5)
     first.send("y")
     assert first.wait_gone(timeout=10) == 0
     second = tmux_panes([FENGSHENG, "join", host.address])
     # The whole table (a first paint may hold the hand before the ring), or main's refusal.
-    after = second.wait_for(lambda s: TABLE in s and "alice(你)" in s or "无法加入" in s, timeout=15)
-    assert "alice(你)" in after, after
+    after = second.wait_for(lambda s: TABLE in s and "alice（你）" in s or "无法加入" in s, timeout=15)
+    assert "alice（你）" in after, after
     assert hand_panel(after) == hand_panel(before)
     assert "alice reconnected to seat 3" in host.log.read_text()

@@ -109,7 +109,7 @@ async def test_after_the_pick_the_table_shows_characters_skills_and_task() -> No
         assert session.game.state.seats[0].character == mine
         text = screen_text(app)
         info = base_characters()[mine]
-        assert f"角色: {info.name_zh}" in text
+        assert f"角色：{info.name_zh}" in text
         for skill in info.skills:
             assert skill.name in text
         if info.task_zh:

@@ -148,8 +148,8 @@ async def test_the_host_mutes_spectators_with_m_and_a_seat_with_slash_mute_and_s
         await guest.chat("你好")
         await wait_for(pilot, lambda: "你好" in screen_text(app))
         text = screen_text(app)
-        assert f"{words.marked('看客', words('spectator'))}: 加油" in text  # a spectator never passes for a player
-        assert "客人: 你好" in text
+        assert f"{words.label('said', who=words.marked('看客', words('spectator')))}加油" in text  # never passes for a player
+        assert "客人：你好" in text
         await pilot.press("m")
         await wait_for(pilot, lambda: table.seats.spectators_muted)
         await pilot.press("c")

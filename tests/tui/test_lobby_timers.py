@@ -30,10 +30,10 @@ async def test_the_host_sets_a_timer_and_the_bots_delay_and_a_guest_sees_both(
         await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen) and bool(app.state.lobby)
                        and app.state.lobby.get("host") is True)
         await guest.connect("127.0.0.1", srv.port, "客人")
-        assert "机器人等待: 0秒" in screen_text(app)
+        assert "机器人等待：0秒" in screen_text(app)
         await pilot.press("d")
         await wait_for(pilot, lambda: isinstance(app.screen, TimersScreen))
-        assert "出牌: ‹ 30秒 ›" in screen_text(app)
+        assert "出牌：‹ 30秒 ›" in screen_text(app)
         await pilot.press("right")  # the first row: the play timer, 5 s a step
         await wait_for(pilot, lambda: table.timers["play"] == 35.0)
         seen = await next_lobby(guest)
@@ -44,12 +44,12 @@ async def test_the_host_sets_a_timer_and_the_bots_delay_and_a_guest_sees_both(
         await wait_for(pilot, lambda: table.bot_delay == 0.4)
         while seen["bot_delay"] != 0.4:
             seen = await next_lobby(guest)
-        await wait_for(pilot, lambda: "机器人等待: ‹ 0.4秒 ›" in screen_text(app))
+        await wait_for(pilot, lambda: "机器人等待：‹ 0.4秒 ›" in screen_text(app))
         await pilot.press("left")
         await wait_for(pilot, lambda: table.bot_delay == 0.2)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, TableLobbyScreen))
-        await wait_for(pilot, lambda: "机器人等待: 0.2秒" in screen_text(app) and "出牌35秒" in screen_text(app))
+        await wait_for(pilot, lambda: "机器人等待：0.2秒" in screen_text(app) and "出牌35秒" in screen_text(app))
         await guest.close()
 
 

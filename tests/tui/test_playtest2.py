@@ -179,14 +179,14 @@ async def test_a_see_through_on_a_card_already_cancelled_is_marked_useless(lang:
             assert (note in screen_text(app)) == cancelled
 
 
-@pytest.mark.parametrize(("lang", "expected"), [("en", "Bot 1 uses Snipe → Bot 3"), ("zh", "Bot 1发动【狙击】 → Bot 3")])
+@pytest.mark.parametrize(("lang", "expected"), [("en", "Bot 1 uses Snipe → Bot 3"), ("zh", "机器人1发动【狙击】 → 机器人3")])
 def test_a_skill_that_counts_as_itself_is_not_said_twice(lang: str, expected: str) -> None:
     seats = [{"name": f"Bot {i}"} for i in range(1, 5)]
     words = Words(lang)
     assert words.event({"kind": "played", "seat": 0, "card": {"function": "狙击", "skill": "狙击"}, "target": 2},
                        seats, None) == expected
     assert words.event({"kind": "played", "seat": 0, "card": {"function": "识破", "skill": "警觉"}},
-                       seats, None) == ("Bot 1 uses Alert (as See Through)" if lang == "en" else "Bot 1发动【警觉】（当作识破）")
+                       seats, None) == ("Bot 1 uses Alert (as See Through)" if lang == "en" else "机器人1发动【警觉】（当作识破）")
 
 
 def test_english_character_texts_name_cards_in_english() -> None:

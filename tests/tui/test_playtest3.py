@@ -211,7 +211,7 @@ def test_the_replay_follows_every_hand_and_message_and_the_phase(seed: int, char
 
 
 @pytest.mark.parametrize(("lang", "expected"), [("en", "Player (you)'s First Move takes effect"),
-                                                ("zh", "Player(你)的先机生效")])
+                                                ("zh", "Player（你）的先机生效")])
 def test_a_skill_taking_effect_is_named_in_the_language(lang: str, expected: str) -> None:
     seats = [{"name": "Player"}, {"name": "Bot 1"}]
     assert Words(lang).event({"kind": "resolved", "seat": 0, "card": {"function": "先机", "skill": "先机"}},

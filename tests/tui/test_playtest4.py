@@ -182,7 +182,7 @@ async def test_the_status_line_drops_whole_fields_and_never_cuts_one(lang: str, 
         row = screen_text(app).splitlines()[0].strip()
         assert cell_len(row) <= 78, row
         assert words.phase("play") in row and words.seat_name(app.state.seats, 1, 1) in row, row
-        identity = f"{words('identity')}: {words.identity(msg['view']['identity'])}"
+        identity = words.label("identity") + words.identity(msg['view']['identity'])
         assert row.split(" · ")[-1] in (words.phase("play"), identity), row  # the last field is whole
         if paused:
             assert words.paused("老王") in row, row
@@ -268,7 +268,7 @@ def test_a_replay_shows_each_character_as_the_table_saw_it_at_that_step() -> Non
 
 
 async def test_the_replay_screen_shows_a_face_down_character_as_face_down() -> None:
-    """Seed 5, seat 1's replay just after the deal: seat 0's character is face-down (盖) on the
+    """Seed 5, seat 1's replay just after the deal: seat 0's character is face-down （盖） on the
     live table; main's replay drew its name (the end's view) from the first step."""
     from fengsheng_tui.screens.replay import ReplayScreen
 

@@ -52,7 +52,7 @@ async def test_every_line_that_says_the_table_is_paused_names_who_paused_it(lang
 # ------------------------------------------------------------------ one way to write a name, a character
 
 #: The one way each language writes a name with its marker, and a character with its gender.
-MARKED = {"zh": "{}({})", "en": "{} ({})"}
+MARKED = {"zh": "{}（{}）", "en": "{} ({})"}
 GENDERED = {"zh": "{}·{}", "en": "{} · {}"}
 
 
@@ -80,7 +80,7 @@ def wrong_gender(words: Words, name: str, gender: object) -> list[str]:
 @pytest.mark.parametrize("lang", ["zh", "en"])
 async def test_our_name_and_a_character_with_its_gender_are_written_one_way_on_every_screen(lang: str) -> None:
     """Lobby, table (seat box, status, route, log and our own chat line), hand panel, game over,
-    help's character list: our name always `小红(你)` / `Ann (you)`, a character `浮萍·女` /
+    help's character list: our name always `小红（你）` / `Ann (you)`, a character `浮萍·女` /
     `Blade · male` (`Words.you`, `Words.gendered`; the short `Blade·M` only where a seat box is
     narrow)."""
     from fengsheng_tui.screens.game_over import GameOverScreen
@@ -106,7 +106,7 @@ async def test_our_name_and_a_character_with_its_gender_are_written_one_way_on_e
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: "hello" in widget_text(app, "#log"))
         text = screen_text(app)
-        assert f"» {you(words, me)}: hello" in text, text  # our own chat line, marked as every name of ours
+        assert f"» {you(words, me)}{words.colon}hello" in text, text  # our own chat line, marked as every name of ours
         assert not any(f in text for f in wrong_you(words, me)), text
         hand = widget_text(app, "#hand")
         if ours.get("gender"):  # a face-down character of ours shows it (the view gives it us)

@@ -248,7 +248,8 @@ async def test_game_over_reads_as_one_entry_per_seat(size: tuple[int, int], lang
         console.print(text)
         lines = console.export_text().splitlines()
         names = [words.seat_name(seats, s["index"], 1) for s in seats]
-        rows = [next(i for i, line in enumerate(lines) if line[3:].startswith(name)) for name in names]
+        rows = [next(i for i, line in enumerate(lines) if line[:3] in ("★  ", "   ") and line[3:].startswith(name))
+                for name in names]
         assert rows == sorted(rows), rows
         for index, row in enumerate(rows):
             end = rows[index + 1] if index + 1 < len(rows) else row + 3

@@ -26,7 +26,7 @@ class Sentence:
 
     @property
     def colon(self) -> str:
-        return ": " if self.words.lang == "en" else "："
+        return self.words.colon
 
     def seat(self, seat: object) -> str:
         return self.words.seat_name(self.seats, seat, self.me)
