@@ -28,7 +28,11 @@
    reach all the seats (the 9-seat fan-out of issue 17, target <= 150 µs) and over every flush.
 
 Run: .venv/bin/python bench/net_bench.py [--choices 300] [--tables 50] [--players 9] [--floor-only] [--sink-only]
-`--profile FILE` also writes a cProfile of the server process during the fan-out runs.
+`--profile FILE` also writes a cProfile of the server process during the fan-out runs. `--split`
+splits the server's CPU per choice (1.) into its parts: the main thread's CPU in each part (socket
+reads, decode, the table, the engine, the journal, the fan-out, socket writes, asyncio itself),
+without the parts it called; reading the thread's clock at each part costs about a microsecond, so
+the split run's CPU per choice is higher than a plain run's.
 """
 
 from __future__ import annotations
@@ -62,8 +66,58 @@ from net.server import GameServer
 from net.table import Table
 tables, players, identities = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 data_dir, characters, profile = (sys.argv[4] if sys.argv[4] != "-" else None), sys.argv[5] == "1", sys.argv[6]
+split = len(sys.argv) > 7 and sys.argv[7] == "1"
 logging.disable(logging.INFO)
 stamps = {"in": [], "step": [], "send": []}
+parts = {}  # with --split: part -> [main-thread CPU ns spent in it and not in a part it called, times entered]
+if split:  # each part's own CPU: a part called from another is taken out of the caller's
+    import importlib, threading
+    main_thread, open_parts, counting = threading.get_ident(), [], [False]
+    def part(where, label):
+        module, _, attr = where.partition(":")
+        owner = importlib.import_module(module)
+        *path, name = attr.split(".")
+        for step in path:
+            owner = getattr(owner, step)
+        method = getattr(owner, name)
+        def wrapper(*args, **kwargs):
+            if not counting[0] or threading.get_ident() != main_thread:
+                return method(*args, **kwargs)
+            frame = [time.thread_time_ns(), 0]
+            open_parts.append(frame)
+            try:
+                return method(*args, **kwargs)
+            finally:
+                open_parts.pop()
+                spent = time.thread_time_ns() - frame[0]
+                figure = parts.setdefault(label, [0, 0])
+                figure[0] += spent - frame[1]
+                figure[1] += 1
+                if open_parts:
+                    open_parts[-1][1] += spent
+        setattr(owner, name, wrapper)
+    for where, label in (
+        ("asyncio.base_events:BaseEventLoop._run_once", "asyncio: the loop's own turns"),
+        ("asyncio.events:Handle._run", "asyncio: callbacks and task steps"),
+        ("selectors:EpollSelector.select", "asyncio: epoll_wait"),
+        ("asyncio.selector_events:_SelectorSocketTransport._read_ready", "socket reads (recv)"),
+        ("asyncio.selector_events:_SelectorSocketTransport.write", "socket writes (send)"),
+        ("net.connection:FramedConnection.data_received", "frames in: cut from the bytes"),
+        ("net.server:_Reader.receive", "frames in: decode, validate"),
+        ("net.table:Table.post", "table: post, step, clock"),
+        ("net.table:Table._step", "table: post, step, clock"),
+        ("net.table:Table._run_clock", "table: post, step, clock"),
+        ("net.table:Table._wake_time", "table: post, step, clock"),
+        ("engine.game:Game.choose", "engine: choose"),
+        ("engine.prompts:Prompt.to_dict", "engine: a new prompt's options (built as it is sent)"),
+        ("net.journal:Journal.append", "journal: append, flush to the OS"),
+        ("net.journal:Journal.flush", "journal: append, flush to the OS"),
+        ("net.journal:Journal.sync_soon", "journal: fsync handed to its thread"),
+        ("net.fanout:FanOut.send", "fan-out: the flush (facts, public view, diff)"),
+        ("net.fanout:FanOut.frames_for", "fan-out: each seat's frames (parts, patches, encode)"),
+        ("net.replays:FrameLog.take", "fan-out: replay frames"),
+    ):
+        part(where, label)
 if tables == 1:  # stamp the stages of each fan-out: bytes in, the table's step, the frames out
     def stamped(name, method):
         def wrapper(*args):
@@ -86,10 +140,12 @@ async def main():
         server.add_table(table)
     await server.start()
     print(server.port, flush=True)
+    if split:
+        counting[0] = True
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
     ts = server.tables.values()
     print(json.dumps({"timeouts": sum(t.timeouts for t in ts), "max_lateness": max(t.max_lateness for t in ts),
-                      "games": sum(t.games_finished for t in ts), "stamps": stamps,
+                      "games": sum(t.games_finished for t in ts), "stamps": stamps, "parts": parts,
                       "sizes": [n for t in ts for n in t.frame_sizes or []]}), flush=True)
 if profile != "-":
     import cProfile
@@ -873,6 +929,8 @@ def main() -> None:
     parser.add_argument("--no-journal", action="store_true", help="measure without fsync to a data directory")
     parser.add_argument("--pause", type=float, default=0.01, help="seconds between a fan-out and the next choice")
     parser.add_argument("--profile", default="-", help="write a cProfile of the fan-out server here")
+    parser.add_argument("--split", action="store_true",
+                        help="split the server's CPU per choice into its parts (timing each part adds to it)")
     parser.add_argument("--floor-only", action="store_true", help="measure just the echo and the fan-out floor")
     parser.add_argument("--floor-rounds", type=int, default=300, help="fan-outs per floor measurement")
     parser.add_argument("--sink-games", type=int, default=6, help="games for the in-process fan-out CPU")
@@ -915,9 +973,10 @@ def main() -> None:
             parts: list[dict[str, float]] = []
             runs = 0
             cores = {"server": [0.0, 0.0], "seats": [0.0, 0.0]}  # seconds run, seconds waiting for a core
+            split: dict[str, list[int]] = {}  # --split: the server's CPU ns by part, and times each was entered
             while len(fan) < args.choices and not args.floor_only:  # a game may end first: a fresh server deals one
                 profile = f"{args.profile}.{runs}" if args.profile != "-" else "-"
-                server, port = spawn(SERVER, "1", *game, data, characters, profile)
+                server, port = spawn(SERVER, "1", *game, data, characters, profile, "1" if args.split else "0")
                 try:
                     run0, wait0 = sched_stats(server.pid)
                     seats_sched: dict[str, Any] = {}
@@ -930,6 +989,9 @@ def main() -> None:
                     server.kill()
                 fan += times
                 sizes += summary["sizes"]
+                for name, (ns, entered) in summary["parts"].items():
+                    spent = split.setdefault(name, [0, 0])
+                    spent[0], spent[1] = spent[0] + ns, spent[1] + entered
                 parts.append(breakdown(stages, summary["stamps"]))
                 runs += 1
             shared_fan: list[float] = []
@@ -977,6 +1039,11 @@ def main() -> None:
                   f"the {args.players} seat processes {seat_run / n * 1e3:.2f} ms in all (waited {seat_wait / n * 1e3:.2f} ms); "
                   f"on {os.cpu_count()} cores the work alone takes at least {(srv_run + seat_run) / n / (os.cpu_count() or 1) * 1e3:.2f} ms "
                   f"of each choice's {fan_med * 1e3:.2f} ms")
+            if split:
+                print(f"  the server's CPU per choice by part (main thread, each part without the parts it called; "
+                      f"timing them adds to it): {sum(ns for ns, _ in split.values()) / n / 1e3:.0f} µs in all")
+                for name, (ns, entered) in sorted(split.items(), key=lambda item: -item[1][0]):
+                    print(f"    {name:<58} {ns / n / 1e3:6.0f} µs, entered {entered / n:5.1f} times")
             shared_med, shared_p99 = statistics.median(shared_fan), percentile(shared_fan, 0.99)
             print(f"choice -> all {label} updated, every seat in one client process: median {shared_med * 1e3:.3f} ms, "
                   f"p99 {shared_p99 * 1e3:.3f} ms over {len(shared_fan)} choices; ratio to echo: median "

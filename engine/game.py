@@ -120,7 +120,7 @@ class Game:
         self.cast = characters.NO_CAST  # the characters on the table, once `characters.assign` ran
         #: Whether the game has ended: `_finish` is the one place that sets the node GAME_OVER, and this
         #: with it (read before every decision, so not a property).
-        self.over = state.node == GAME_OVER
+        self.over: bool = state.node == GAME_OVER
         # By card id: colours (counted after every step) and faces to copy (None: built each time),
         # worked out once per deck variant unless the deck is one of its own.
         variant = state.config.deck

@@ -80,6 +80,8 @@ class Journal:
         self.path = path
         self._file = handle
         self.failed: str | None = None
+        #: Records were appended since the last `sync_soon` (a batch with none has nothing to fsync).
+        self.unsynced = False
 
     def _write(self, action: Callable[[], object]) -> None:
         if self.failed is not None:
@@ -114,9 +116,11 @@ class Journal:
         return cls(path, handle)
 
     def append(self, record: dict[str, Any], sync: bool = False) -> None:
+        self.unsynced = True
         self._write(lambda: self._file.write(_pack(record)))
         if sync:
             self.sync()
+            self.unsynced = False
 
     def flush(self) -> None:
         """Hand what was appended to the OS: enough to survive a `kill -9` of the server."""
@@ -132,6 +136,7 @@ class Journal:
         (measured: an `asyncio.to_thread` per batch cost the loop about as much as the batch's
         fan-out, in the future's wake-up and the table task's extra steps)."""
         global _syncers
+        self.unsynced = False  # here, on the loop: a record appended after this sets it again
         if _syncers is None:
             _syncers = ThreadPoolExecutor(SYNC_THREADS, thread_name_prefix="fengsheng-fsync")
         return _syncers.submit(self.sync)

@@ -244,9 +244,9 @@ class Table:
     def post(self, item: tuple[Any, ...]) -> None:
         """The only way into the table from outside its task.
 
-        While the task is parked with nothing to do, the item is handled at once, in the caller's
-        callback (`_run_now`): a choice reaches the players without two task switches. Otherwise
-        it waits in the inbox for the task's next batch.
+        While the task is parked with nothing to do and the last batch's fsync is done, the item
+        is handled at once, in the caller's callback (`_run_now`): a choice reaches the players
+        without two task switches. Otherwise it waits in the inbox for the task's next batch.
         """
         self._inbox.append(item)
         syncing = self._syncing
@@ -358,10 +358,11 @@ class Table:
         has seen; the fsync (against a power cut) comes after the frames, in a thread, so neither
         the table's players nor the other tables wait on the disk. The next batch waits for it
         (`_synced`, or `post` leaves the batch to the task): messages arriving meanwhile wait in
-        the inbox.
+        the inbox. A batch that journaled nothing (a seat gone or back, 托管) has nothing to fsync.
         """
-        if self._flush_now() and self.journal is not None:
-            self._syncing = self.journal.sync_soon()
+        journal = self.journal
+        if self._flush_now() and journal is not None and journal.unsynced:
+            self._syncing = journal.sync_soon()
 
     def _flush_now(self) -> bool:
         """`_flush` up to the fsync: the journal to the OS, then the frames. True if an fsync is due."""
@@ -557,6 +558,19 @@ class Table:
     def _hurry(self) -> bool:
         game = self.game
         return game is not None and self.phase == PLAYING and self.standins.hurry(game, self.slots, self.sessions)
+
+    def _skips_wait(self) -> Callable[[SeatSlot], bool]:
+        """Whether a seat's bot may answer before its wait (`_bot_wait`) is over: while the table
+        hurries, but a searching bot still waits out its budget while a living seat's player has
+        handed it to a bot (托管): he watches the table, and a search's length would tell him
+        what the searching bot had to choose from (`_think_ahead`)."""
+        if not self._hurry():
+            return lambda slot: False
+        game = self.game
+        assert game is not None
+        seats = game.state.seats
+        watched = any(slot.auto and seats[slot.index].in_game for slot in self.slots)
+        return lambda slot: not (watched and getattr(slot.bot, "thinks", False))
 
     # ------------------------------------------------------------------ host commands
 
@@ -758,11 +772,12 @@ class Table:
         if game is None or self.phase != PLAYING or self.timing.paused:
             return [], [], []
         expired, bot_moves = [], []
-        hurry = self._hurry()
+        skips = self._skips_wait()
         for prompt in game.prompts.values():
+            slot = self.slots[prompt.seat]
             if self.deadlines[prompt.id] <= now:
                 expired.append(prompt)
-            elif self.slots[prompt.seat].bot is not None and (hurry or self._bot_at[prompt.id] <= now) \
+            elif slot.bot is not None and (skips(slot) or self._bot_at[prompt.id] <= now) \
                     and prompt.seat not in self._thinking:
                 bot_moves.append(prompt)
         standins = [
@@ -787,10 +802,11 @@ class Table:
         if game is None or self.phase != PLAYING or self.timing.paused:
             return None
         times = list(self.deadlines.values())
-        hurry = self._hurry()
+        skips = self._skips_wait()
         for prompt in game.prompts.values():
-            if self.slots[prompt.seat].bot is not None and prompt.seat not in self._thinking:
-                times.append(self.clock() if hurry else self._bot_at[prompt.id])
+            slot = self.slots[prompt.seat]
+            if slot.bot is not None and prompt.seat not in self._thinking:
+                times.append(self.clock() if skips(slot) else self._bot_at[prompt.id])
         times += [s.offline_since + self.standin_grace for s in self.slots if s.offline_since is not None and s.bot is None]
         return min(times, default=None)
 

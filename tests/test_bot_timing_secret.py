@@ -24,8 +24,9 @@ BUDGET = 0.4
 
 
 async def watch(human, table: Table) -> list[float]:  # noqa: ANN001 - a net.client.Client
-    """Seconds each other seat's waiting entry stayed listed, as the human's frames show them; the
-    human answers each of his prompts at once with its default."""
+    """Seconds each other seat's waiting entry stayed listed, as the human's frames show them (by
+    the table clock each frame carries: the test's own loop may read frames late, in bursts, while
+    the bots search in threads of this process); the human answers his prompts at once."""
     opened: dict[tuple[int, int], float] = {}
     held: list[float] = []
     answered: set[int] = set()
@@ -39,7 +40,7 @@ async def watch(human, table: Table) -> list[float]:  # noqa: ANN001 - a net.cli
         assert view is not None
         if view["over"]:
             break
-        now = time.monotonic()
+        now = float(view["clock"])
         listed = {(w["seat"], w["prompt_id"]) for w in view["waiting"] if w["seat"] != view["seat"]}
         for key in listed:
             opened.setdefault(key, now)
@@ -104,4 +105,37 @@ async def test_a_remote_searching_bot_takes_the_same_time_whatever_it_could_choo
     finally:
         for task in tasks:
             task.cancel()
+        await server.close()
+
+
+async def test_fast_forward_never_shows_a_player_in_the_game_a_search_s_length() -> None:
+    """A spectator's fast-forward skips the bots' delay once every living seat is played by a
+    program, a living player's 托管 included: he still watches the table. Before, the searching
+    bots then answered the moment their search was done, a one-option prompt at once."""
+    timers = {k: 5.0 for k in ("play", "send", "response", "receive", "probe_discard")}
+    table = Table("t", players=4, timers=timers, bot_delay=0.0, auto_start=True, seed=11)
+    server = await started(table)
+    try:
+        human = await join(server.port, "watcher")
+        await human.ready(True)
+        for _ in range(3):
+            table.add_bot("hard")
+        for _ in range(100):
+            if table.game is not None:
+                break
+            await asyncio.sleep(0.02)
+        assert table.game is not None
+        for slot in table.slots:
+            if slot.bot is not None:
+                slot.bot.budget = BUDGET
+        await human.auto(True)  # 托管: a bot answers his prompts; he watches
+        fan = await join(server.port, "fan", spectate=True)
+        await fan.fast_forward(True)
+        held = await watch(human, table)
+        assert table._hurry(), "the table should be fast-forwarding"
+        assert len(held) >= 8, held
+        assert min(held) >= BUDGET * 0.6, sorted(held)
+        await fan.close()
+        await human.close()
+    finally:
         await server.close()

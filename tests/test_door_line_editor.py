@@ -47,3 +47,11 @@ def test_only_display_variables_pass_and_only_well_formed() -> None:
     assert not re.fullmatch(PASSED_ENV["NO_COLOR"], "1\x00")
     assert not re.fullmatch(PASSED_ENV["TEXTUAL_ANIMATIONS"], "none; rm -rf /")
     assert TERM_RE.fullmatch("xterm-256color") and not TERM_RE.fullmatch("xterm\nTERM=x")
+
+
+def test_tabs_are_counted_for_the_door_never_typed() -> None:
+    """The door's name prompt gives Tab a meaning (the game's language): counted, never in the
+    name, and the keys after it in the same packet are still read."""
+    editor = LineEditor("al")
+    assert editor.feed(b"\tex\t\t") is None
+    assert editor.text == "alex" and editor.tabs == 3

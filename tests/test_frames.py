@@ -508,6 +508,55 @@ async def test_a_batch_waits_for_the_last_batchs_fsync(tmp_path: Any) -> None:
         await server.close()
 
 
+async def test_a_batch_that_journals_nothing_fsyncs_nothing(tmp_path: Any) -> None:
+    """A seat leaving mid-game changes every view (it shows offline) but no journal record: its
+    frames go out and no fsync follows; a choice's batch is fsynced after its frames."""
+    table = Table("t", players=4, identities="novice", timers=LONG, auto_start=True, seed=3, data_dir=tmp_path)
+    server = GameServer("127.0.0.1", 0)
+    server.add_table(table)
+    await server.start()
+    try:
+        clients = []
+        for n in range(4):
+            client = Client()
+            await client.connect("127.0.0.1", server.port, f"p{n}")
+            clients.append(client)
+        async with asyncio.timeout(10):
+            while table.game is None or not table._idle or table._syncing is not None and not table._syncing.done():
+                await asyncio.sleep(0.01)
+        game = table.game
+        journal = table.journal
+        assert journal is not None
+        original_sync = journal.sync
+        synced: list[int] = []
+
+        def sync() -> None:
+            synced.append(len(game.events))
+            original_sync()
+
+        journal.sync = sync  # type: ignore[method-assign]
+        prompt = game.pending()[0]
+        leaving = next(c for c in clients if c.seat != prompt.seat)
+        await leaving.close()
+        others = [c for c in clients if c is not leaving]
+        async with asyncio.timeout(10):
+            for client in others:  # every seat still there sees it offline
+                while client.view is None or client.view["seats"][leaving.seat]["online"]:
+                    await client.recv()
+        await asyncio.sleep(0.1)
+        assert synced == []
+        session = next(s for s in table.sessions if s.seat == prompt.seat)
+        table.post(("choose", session, {"prompt_id": prompt.id, "option": prompt.default}))
+        async with asyncio.timeout(10):
+            while not synced:
+                await asyncio.sleep(0.01)
+        assert synced == [len(game.events)]
+        for client in others:
+            await client.close()
+    finally:
+        await server.close()
+
+
 def test_a_patched_view_is_checked_through_what_the_patch_put_in_as_wholly() -> None:
     """`check_patched` judges a patched view as `check_view` does, walking only the changed values:
     over the patches of a real game, and the same patches with each value swapped for a wrong one."""

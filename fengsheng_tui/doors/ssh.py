@@ -144,7 +144,8 @@ def cells(text: str) -> int:
 
 
 class LineEditor:
-    """One line of input from a raw terminal: printable characters, Backspace, Ctrl+U, Enter, Ctrl+C.
+    """One line of input from a raw terminal: printable characters, Backspace, Ctrl+U, Enter, Ctrl+C
+    (Tabs are counted in `tabs`, for the caller to give a meaning).
 
     Escape sequences (arrows, function keys, OSC strings) are skipped whole; invalid UTF-8 is dropped.
     """
@@ -155,6 +156,8 @@ class LineEditor:
         self.limit = limit
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="ignore")
         self._escape = ""
+        #: Tabs pressed since the caller last looked (never part of the text).
+        self.tabs = 0
 
     @property
     def shown(self) -> str:
@@ -177,6 +180,8 @@ class LineEditor:
                 self._escape = ch
             elif ch in "\r\n":
                 return "enter"
+            elif ch == "\t":
+                self.tabs += 1
             elif ch in "\x03\x04":
                 return "cancel"
             elif ch in "\x7f\x08":
@@ -334,6 +339,10 @@ class SshDoor:
         except OSError as exc:
             log.warning("ssh: cannot keep guest %s's name: %s", guest, exc)
         return folder
+
+    def guest_settings(self, guest: str) -> Path:
+        """The guest's settings.json (his client's XDG_CONFIG_HOME is `config` in his folder)."""
+        return self.guest_dir(guest) / "config" / "fengsheng" / "settings.json"
 
     def prompt_log(self, line: str) -> None:
         """Log what a connection did before any game client (logged in, left, timed out), at most
@@ -611,6 +620,8 @@ class _Session(asyncssh.SSHServerSession):
         self.editor = LineEditor()
         self.guest = ""
         self.name = ""
+        #: The game's language the guest chose at the prompt with Tab (None: not chosen here).
+        self.lang: str | None = None
         self.notice = ""
         self.password: str | None = None
         self.source: str | None = None
@@ -773,6 +784,28 @@ class _Session(asyncssh.SSHServerSession):
             text += self._lines(f" {printable(self.notice, 400)} ", "7") + "\n"
         return text
 
+    def game_lang(self) -> str:
+        """The language his game starts in: as he chose with Tab, else as his Settings keep it (his
+        last game here), else his own locale (ssh sends LANG with SendEnv), else the host's."""
+        if self.lang is not None:
+            return self.lang
+        try:
+            data = load_json(self.door.guest_settings(self.guest)) if self.guest else None
+        except (OSError, ValueError):
+            data = None
+        saved = data.get("lang") if isinstance(data, dict) else None
+        if saved in ("zh", "en"):
+            return str(saved)
+        locale = self._sent_locale()
+        if locale is not None:
+            return "zh" if locale.lower().startswith("zh") else "en"
+        return locale_lang()
+
+    def _sent_locale(self) -> str | None:
+        sent = self.chan.get_environment() if self.chan is not None else {}
+        return next((sent[v] for v in ("LC_ALL", "LC_MESSAGES", "LANG") if isinstance(sent.get(v), str)
+                     and sent[v]), None)
+
     def _draw(self) -> None:
         if self.stage == "name":
             keyless = ""
@@ -781,8 +814,10 @@ class _Session(asyncssh.SSHServerSession):
                 keyless = (self._lines(f"没有 SSH 密钥：掉线后请在同一台电脑上以 {user}@ 重新登录，即可回到座位。", "2")
                            + self._lines(f"No SSH key: after a drop, log in again from this machine as {user}@ "
                                          "to get your seat back.", "2"))
+            language = "中文 · Tab: English" if self.game_lang() == "zh" else "English · Tab: 中文"
             self._write(self._header() + self._lines("输入你的名字，按 Enter（Ctrl+C 离开）")
-                        + self._lines("Type your name at the table and press Enter (Ctrl+C leaves).") + keyless + "\n")
+                        + self._lines("Type your name at the table and press Enter (Ctrl+C leaves).") + keyless
+                        + self._lines(f"游戏语言 Language: {language}", "1") + "\n")
         elif self.stage == "password":
             self._write(self._header() + self._lines("这张桌有密码 · This table has a password.") + "\n")
         elif self.stage == "watch":
@@ -798,12 +833,17 @@ class _Session(asyncssh.SSHServerSession):
 
     def _key_in(self, data: bytes) -> None:
         result = self.editor.feed(data)
+        tabs, self.editor.tabs = self.editor.tabs, 0
+        if tabs % 2 and self.stage == "name":  # Tab at the name prompt: the game's other language
+            self.lang = "en" if self.game_lang() == "zh" else "zh"
         if result == "cancel":
             self.door.prompt_log(f"{self.who} left at the prompt")
             self._write("\n")
             self._finish("", 0)
         elif result == "enter":
             self._entered()
+        elif tabs and self.stage == "name":
+            self._draw()
         elif self.stage != "watch":
             self._redraw_line()
 
@@ -906,6 +946,14 @@ class _Session(asyncssh.SSHServerSession):
         else:
             self.ask_name()
 
+    def _keep_lang(self, lang: str) -> None:
+        from dataclasses import replace
+
+        from ..preferences import load_preferences, save_preferences
+
+        path = self.door.guest_settings(self.guest)
+        save_preferences(replace(load_preferences(path), lang=lang), path)
+
     async def _run_client(self, spectate: bool) -> int:
         folder = self.door.prepare_guest(self.guest, self.name)
         env = {"TERM": self.term, "HOME": str(folder), "XDG_CONFIG_HOME": str(folder / "config"),
@@ -915,9 +963,10 @@ class _Session(asyncssh.SSHServerSession):
             value = sent.get(variable)
             if isinstance(value, str) and re.fullmatch(allowed, value):
                 env[variable] = value
-        locale = next((sent[v] for v in ("LC_ALL", "LC_MESSAGES", "LANG") if isinstance(sent.get(v), str)
-                       and sent[v]), None)
-        if locale is not None:  # the guest's own locale (ssh sends it with SendEnv), else the host's
+        if self.lang is not None:  # chosen at the prompt: kept in his Settings, as Settings `o` would
+            self._keep_lang(self.lang)
+            env["LC_MESSAGES"] = "zh_CN.UTF-8" if self.lang == "zh" else "C.UTF-8"
+        elif (locale := self._sent_locale()) is not None:  # his own locale (SendEnv), else the host's
             env["LC_MESSAGES"] = "zh_CN.UTF-8" if locale.lower().startswith("zh") else "C.UTF-8"
         self.source = loopback_source(self.conn.address) if self.door.sources else None
         config = {"host": self.door.game_host, "port": self.door.game_port, "table": self.door.table.name,

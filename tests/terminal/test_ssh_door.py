@@ -196,6 +196,32 @@ def test_without_a_tty_the_door_allocates_one(game_host, tmux_panes, keys) -> No
     assert not "".join(screen.splitlines()[24:]).strip()
 
 
+@pytest.mark.parametrize("width", [80, 120])
+def test_a_guest_whose_ssh_sends_no_locale_chooses_the_language_with_tab(game_host, tmux_panes, keys,
+                                                                          width: int) -> None:
+    """Windows' ssh sends no LANG: the prompt says the game will be in the host's language and Tab
+    switches it; the choice is kept for his next login (main: the host's language, and only
+    Settings inside the game could change it)."""
+    host = game_host("--players", "4", "--ssh", "127.0.0.1:0")
+    command = ssh_command(door_port(host), "erin", keys("erin"), tty="-tt")
+    pane = tmux_panes(command, width=width, height=24 if width == 80 else 40)
+    prompt = pane.wait_for(PROMPT + "erin", timeout=10)
+    assert "游戏语言 Language: 中文 · Tab: English" in prompt, prompt
+    assert all(len(row) < width for row in prompt.splitlines()), prompt
+    pane.send("Tab")
+    pane.wait_for("Language: English · Tab: 中文", timeout=5)
+    pane.send("Enter")
+    pane.wait_for(lambda s: "erin (you)" in s and "Table" in s, timeout=15)
+    pane.send("q")
+    pane.wait_for("Quit the game?", timeout=5)
+    pane.send("y")
+    assert pane.wait_gone(timeout=15) == 0
+    again = tmux_panes(command, width=width, height=24 if width == 80 else 40)
+    assert "Language: English · Tab: 中文" in again.wait_for(PROMPT + "erin", timeout=10)
+    again.send("Enter")
+    again.wait_for(lambda s: "erin (you)" in s, timeout=15)
+
+
 def run_ssh(command: list[str], timeout: float = 15.0, **kw) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL, **kw)
 

@@ -174,3 +174,23 @@ async def test_the_chinese_table_lobby_uses_full_width_punctuation() -> None:
         text = screen_text(app)
         assert "机器人1：求截" in text and "人数：" in text, text
         assert not wrong_width_rows(text), wrong_width_rows(text)
+
+
+# ---------------------------------------------------------------- the footer at 80 columns
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_footer_never_cuts_a_key_at_80_columns(lang: str) -> None:
+    """English at 80×24 with a skill to use: main's footer ran to `… ? help q qu`. Keys other lines
+    name too give way whole; `?` (which lists every key) and `q` always stay."""
+    from .states import play_with_characters
+
+    game = play_with_characters(26, lambda g: 0 in g.prompts and g.prompts[0].kind == "play"
+                                and any(o.verb == "skill" for o in g.prompts[0].options))
+    app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang=lang, clock=frozen, keymap={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "⏳" in screen_text(app))
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1].rstrip()
+        words = app.words
+        for needed in (f"? {words('help')}", f"q {words('quit')}", f"u {words('skill_key')}"):
+            assert needed in footer, footer
+        assert footer.endswith(f"q {words('quit')}"), footer
