@@ -13,7 +13,7 @@
 
 Times are CPU time of this process (the machine is shared); each figure is the best of `--repeats`.
 Run: `.venv/bin/python bench/search_bench.py [--positions N] [--rollouts N] [--hard N] [--repeats R] [--compiled]`;
-`--compiled`: with the engine compiled by mypyc (bench/compiled.py; views and bots stay interpreted).
+`--compiled`: with the engine compiled by mypyc (bench/compiled.py: rules, views and worlds; bots stay interpreted).
 """
 
 from __future__ import annotations

@@ -128,6 +128,8 @@ class Admission:
         self.pending_by_address: Counter[str] = Counter()
         self.spectators: dict[FramedConnection, str] = {}
         self.spectators_by_address: Counter[str] = Counter()
+        #: Spectators that came without a seat token (`take_spectator`): those a newcomer may push out.
+        self.tokenless: set[FramedConnection] = set()
 
     def arrive(self, conn: FramedConnection, address: str) -> tuple[bool, FramedConnection | None]:
         """(admitted, a pending connection to push out to make room for it)."""
@@ -161,13 +163,18 @@ class Admission:
         evict = None
         if len(self.spectators) >= self.max_spectators:
             mine = self.spectators_by_address[address]
-            busiest, most = max(self.spectators_by_address.items(), key=lambda item: item[1])
-            if most < mine + 2:
+            counts = self.spectators_by_address
+            # Only those who came without a token: a host watching, or a player whose seat is
+            # held elsewhere, keeps his place.
+            waiting = [(c, a) for c, a in self.spectators.items() if c in self.tokenless and counts[a] >= mine + 2]
+            if not waiting:
                 return f"the server takes at most {self.max_spectators} spectators", None
-            evict = next(c for c, a in self.spectators.items() if a == busiest)
+            most = max(counts[a] for _, a in waiting)
+            evict = next(c for c, a in waiting if counts[a] == most)
             self._unspectate(evict)
         self.spectators[conn] = address
         self.spectators_by_address[address] += 1
+        self.tokenless.add(conn)
         return None, evict
 
     def joined(self, conn: FramedConnection, spectator: bool) -> None:
@@ -185,6 +192,7 @@ class Admission:
         self._unspectate(conn)
 
     def _unspectate(self, conn: FramedConnection) -> None:
+        self.tokenless.discard(conn)
         address = self.spectators.pop(conn, None)
         if address is not None:
             self.spectators_by_address[address] -= 1

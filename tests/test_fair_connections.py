@@ -234,18 +234,20 @@ async def test_one_address_cannot_lock_out_a_table_or_a_returning_player() -> No
 
 
 async def test_a_few_addresses_cannot_keep_every_other_spectator_out() -> None:
-    """Before: spectator places (here 3 in all, 2 per address) went first come, first served, and
+    """Before: spectator places (here 4 in all, 3 per address) went first come, first served, and
     spectators ping, so no timeout ever freed one: a stranger with two addresses kept every other
-    spectator out for good. Now a newcomer takes the place of the oldest spectator of the
-    address holding the most (at least two more than his own); it is told why. Players keep theirs."""
+    spectator out for good. Now a newcomer takes the place of the oldest spectator who came
+    without a token, of the address holding the most (at least two more than his own); it is told
+    why. Players keep theirs, and so does the host watching with his token from that address."""
     table = Table("t", players=4, timers=LONG)
-    server = GameServer("127.0.0.1", 0, max_spectators=3, spectators_per_address=2)
+    server = GameServer("127.0.0.1", 0, max_spectators=4, spectators_per_address=3)
     server.add_table(table)
     await server.start()
     clients = []
     try:
         player = await join(server.port, "Player", source="127.0.0.51")
-        clients.append(player)
+        host = await join(server.port, "Hostess", token=table.host_token, spectate=True, source="127.0.0.52")
+        clients += [player, host]
         squat = [await join(server.port, f"squat{n}", spectate=True, source="127.0.0.52") for n in range(2)]
         other = await join(server.port, "other", spectate=True, source="127.0.0.53")
         clients += [*squat, other]
@@ -254,11 +256,16 @@ async def test_a_few_addresses_cannot_keep_every_other_spectator_out() -> None:
         told = await until(squat[0], lambda m: m["type"] == "bye", timeout=5)
         assert "spectator places are full" in told["reason"]
         assert await squat[0].recv(timeout=5) is None  # closed
-        late = await refused(server.port, "late", spectate=True, source="127.0.0.55")
-        assert late.code == P.FULL and "at most 3 spectators" in late.message
+        # 127.0.0.52 still holds two (the host and squat1): the next newcomer takes squat1's place,
+        # never the host's; then every address holds one, and the one after is refused.
+        late = await join(server.port, "late", spectate=True, source="127.0.0.55")
+        clients.append(late)
+        await until(squat[1], lambda m: m["type"] == "bye", timeout=5)
+        later = await refused(server.port, "later", spectate=True, source="127.0.0.56")
+        assert later.code == P.FULL and "at most 4 spectators" in later.message
         names = sorted(s.name for s in table.sessions)
-        assert names == ["Player", "newcomer", "other", "squat1"], names
-        assert not player.closed and not squat[1].closed
+        assert names == ["Hostess", "Player", "late", "newcomer", "other"], names
+        assert not player.closed and not host.closed
     finally:
         for client in clients:
             await client.close()

@@ -60,6 +60,7 @@ MAX_CONNECTIONS = 96
 #: The bar the page shows when its session ends (a WebSocket close reason: at most 123 bytes).
 GUEST_LEFT = "你已离开牌桌 · You left the table."
 CLOSED_BY_HOST = "房主已关闭牌桌 · The host closed the table."
+PUSHED_OUT = "入口已满，位置让给了别的地址 · Door full: your place went to another address."
 #: The close code of a session the door ended with a reason (4000-4999: the application's own).
 CLOSE_WITH_REASON = 4000
 
@@ -511,10 +512,11 @@ def _make_guest_class() -> type:
         async def push_out(self, reason: str) -> None:
             """End this guest to make room for another, telling him why in his terminal."""
             self.pushed_out = True
+            self.reason = PUSHED_OUT  # the bar the page shows, however the socket gets closed
             await self.end()
             with contextlib.suppress(Exception):
                 await self.socket.send_bytes(f"\r\n\r\n  {reason}\r\n".encode())
-                await self.socket.close()
+                await self.socket.close(code=CLOSE_WITH_REASON, message=PUSHED_OUT.encode())
 
         async def _close_socket(self) -> None:
             """The client exited: close the socket with the reason the page shows (a client that

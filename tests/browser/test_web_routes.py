@@ -104,13 +104,15 @@ async def first_bytes(ws: aiohttp.ClientWebSocketResponse, timeout: float = 15.0
 
 
 async def rest_of(ws: aiohttp.ClientWebSocketResponse, timeout: float = 15.0) -> bytes:
-    """Everything the socket shows until the door closes it."""
+    """Everything the socket shows until the door closes it, then the close reason (the page's bar)."""
     data = b""
     async with asyncio.timeout(timeout):
-        async for message in ws:
+        while True:
+            message = await ws.receive()
             if message.type == aiohttp.WSMsgType.BINARY:
                 data += message.data
-    return data
+            elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING):
+                return data + f"\nclosed {message.data}: {message.extra or ''}".encode()
 
 
 class Guests:
@@ -144,7 +146,7 @@ async def test_guest_limits_per_address_and_in_all() -> None:
         # holding two (its fair share is one of three); once every address holds one, it is full.
         c1 = await guests.open("127.0.0.3")
         assert "你的名字".encode() in await first_bytes(c1)
-        assert b"your place at the name prompt went to a guest" in await rest_of(a1)
+        assert b"Door full: your place went to another address" in await rest_of(a1)
         d1 = await guests.open("127.0.0.4")
         assert b"browser door is full (3 guests)" in await first_bytes(d1)
         assert len(door.guests) == 3
@@ -325,7 +327,8 @@ async def test_a_full_door_never_ends_a_guest_at_the_table() -> None:
         assert "你的名字".encode() in await first_bytes(waiting)
         newcomer = await guests.open("127.0.0.3")  # 127.0.0.2 holds 3: its guest at the prompt goes
         assert "你的名字".encode() in await first_bytes(newcomer)
-        assert b"your place at the name prompt went to a guest" in await rest_of(waiting)
+        assert "closed 4000: 入口已满，位置让给了别的地址 · Door full: your place went to another address.".encode() \
+            in await rest_of(waiting)  # the reason the page's bar shows
         late = await guests.open("127.0.0.4")  # the two left of 127.0.0.2 are at the table
         assert b"browser door is full (3 guests)" in await first_bytes(late)
         assert sorted(slot.name for slot in table.slots) == ["P0", "P1"]
