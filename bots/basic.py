@@ -247,7 +247,7 @@ class BasicBot(SkillSense):
         if not stack:
             return None
         top = stack[-1]
-        if top["user"] == self.seat or top.get("cancelled"):
+        if top["user"] == self.seat:
             return None
         hurts = top["function"] in ("锁定", "试探") and top["target_seat"] == self.seat
         if top["function"] == "识破" and len(stack) >= 2:

@@ -42,7 +42,7 @@ class NormalBot(BasicBot):
 
     def _response(self, options: list[dict]) -> dict | None:
         stack = self.view["stack"]
-        if stack and stack[-1]["user"] != self.seat and not stack[-1].get("cancelled"):
+        if stack and stack[-1]["user"] != self.seat:
             plays = self.plays(options, "识破")
             if plays and self.effect(len(stack) - 1) < -(self.cost(plays[0]) + ACT):
                 return plays[0]
@@ -207,8 +207,6 @@ class NormalBot(BasicBot):
         item = stack[index]
         function, user, target = item["function"], int(item["user"]), item["target_seat"]
         side = 1.0 if user == self.seat else self.b.ally(user) - self.b.enemy(user)
-        if item.get("cancelled"):
-            return 0.0  # a 识破 already cancelled it: whatever else happens, it does nothing
         if function == "识破":
             for j in range(index - 1, -1, -1):
                 if stack[j]["card"].get("id") == (item["target_card"] or {}).get("id"):

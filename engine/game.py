@@ -813,11 +813,6 @@ class Game:
             s.node = w.after
             return
         item = s.stack.pop()
-        if item.cancelled:
-            self._used(item)
-            self.push("after_resolution")
-            self.log("no_effect", card=self.public_face(item), seat=item.user)
-            return
         # RULES.md §4: a card goes to the discard pile *after* it resolves; until then it lies on
         # the table, so that a reshuffle during its effect (真伪莫辨, 权衡) cannot take it back in.
         if item.card >= 0:
@@ -831,7 +826,7 @@ class Game:
         else:
             RULES[item.function].resolve(self, item)
 
-    def _used(self, item: StackItem) -> None:
+    def used(self, item: StackItem) -> None:
         """A used card leaves the table: a 试探 out of the game face-down, the others (a 试探
         played as 锁定 too) discarded; a skill has no card."""
         if item.card >= 0:
@@ -842,7 +837,7 @@ class Game:
         for item in s.resolving:  # gone if its effect made it something else (调包's message)
             if item.card == card:
                 s.resolving.remove(item)
-                self._used(item)
+                self.used(item)
                 break
         w = s.window
         if self.over or w is None:
@@ -884,6 +879,10 @@ class Game:
         return True
 
     def draw(self, seat: int, n: int) -> None:
+        """A seat out of the game draws nothing (RULES.md §8.1: the dead hold no game cards): a
+        card or skill whose user died while it waited on the stack (速译) draws for nobody."""
+        if not self.state.seats[seat].in_game:
+            return
         cards = self.take_from_pile(n)
         self.state.seats[seat].hand.extend(cards)
         self.log("drew", {"cards": [self.face(c) for c in cards]}, seen_by=(seat,), seat=seat, count=len(cards))
@@ -1064,7 +1063,7 @@ class Game:
         self.over = True
         s.window = None
         for item in [*s.resolving, *s.stack]:  # a victory met mid-resolution leaves cards there
-            self._used(item)
+            self.used(item)
         s.resolving.clear()
         s.stack.clear()
         s.agenda.clear()

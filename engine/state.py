@@ -102,12 +102,10 @@ class StackItem:
     function: str  # what it counts as: a function card's name, or the skill's own name
     target_seat: int | None = None
     target_card: int | None = None  # 烧毁: the message card; 识破: the card it cancels
-    cancelled: bool = False
     skill: str | None = None
 
     def copy(self) -> StackItem:
-        return StackItem(self.card, self.user, self.function, self.target_seat, self.target_card, self.cancelled,
-                         self.skill)
+        return StackItem(self.card, self.user, self.function, self.target_seat, self.target_card, self.skill)
 
 
 @dataclass(slots=True)

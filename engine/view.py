@@ -333,8 +333,6 @@ def _stack_item(game: Game, item: StackItem, seat: int | None) -> dict[str, obje
         "card": card,
         "target_seat": item.target_seat,
         "target_card": target_card,
-        # A 识破 that resolved cancelled it (everyone saw that): another 识破 on it does nothing.
-        "cancelled": item.cancelled,
     }
 
 

@@ -322,7 +322,7 @@ def build(reading: Reading, fill: Fill, seed: int) -> Game:
         target_card = item["target_card"]
         state.stack.append(StackItem(card, int(item["user"]), str(item["function"]), item["target_seat"],
                                      None if target_card is None or "id" not in target_card else int(target_card["id"]),
-                                     bool(item.get("cancelled")), face.get("skill")))
+                                     face.get("skill")))
     game = Game(state, build_deck(config.deck))
     if config.characters:
         game.cast = characters.cast_of(tuple(p.character for p in seats))

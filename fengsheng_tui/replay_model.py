@@ -226,7 +226,7 @@ def follow_character(view: dict[str, Any], ev: dict[str, Any], final: list[dict[
     character face-up that was flipped, from the first step on, and no identity revealed before)."""
     kind, index = ev.get("kind"), ev.get("seat")
     if kind not in ("character_picked", "character", "character_flipped", "character_covered", "identity",
-                    "identity_revealed", "died", "lost") \
+                    "identity_revealed", "identity_shown", "died", "lost") \
             or not isinstance(index, int) or not 0 <= index < len(view["seats"]):
         return
     entry = view["seats"][index]

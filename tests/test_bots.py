@@ -401,11 +401,10 @@ def test_sim_arena_reports_levels_and_factions(capsys: pytest.CaptureFixture[str
 
 # ---------------------------------------------------------------------- 识破 on a cancelled card
 
-
 def cancelled_lock(cancel_it: bool) -> tuple[Game, int]:
     """Seat 1 (latent) locks seat 0 (military, two blacks already, two 识破 in hand); with
     `cancel_it` seat 0's first 识破 cancels the lock. Returns the game with seat 0 asked again about
-    the lock, and its other 识破."""
+    the lock (or once it was cancelled, back at seat 1's play prompt), and seat 0's other 识破."""
     from engine import Setup
     from engine import prompts as P
     from engine.cards import build_deck
@@ -433,23 +432,27 @@ def cancelled_lock(cancel_it: bool) -> tuple[Game, int]:
     if cancel_it:
         game.choose(0, game.prompts[0].id, P.option("play", first, 1).id)
         game.choose(1, game.prompts[1].id, P.PASS.id)
-        while 0 not in game.prompts or game.state.stack[-1].function != "锁定":
+        while game.state.stack:
             for prompt in game.pending():
                 game.choose(prompt.seat, prompt.id, P.PASS.id)
-    assert game.state.stack[-1].function == "锁定" and game.state.stack[-1].cancelled == cancel_it
-    assert game.prompts[0].find(P.option("play", mine, 1).id) is not None  # legal either way (RULES.md §6.3)
+        # RULES.md §6.3: the cancelled card went to the discard pile at once; nothing is left to answer.
+        assert not game.state.stack and lock in game.state.discard
+    else:
+        assert game.state.stack[-1].function == "锁定"
     return game, mine
 
 
 @pytest.mark.parametrize("level", ["basic", "normal"])
-def test_no_bot_plays_see_through_on_a_card_already_cancelled(level: str) -> None:
-    """A lock on a seat with two blacks is worth cancelling; once a 识破 has cancelled it, a
-    second 识破 would do nothing: the view says it is cancelled, and no bot wastes a card on it."""
+def test_a_bot_sees_through_a_lock_and_a_cancelled_lock_is_no_longer_there_to_answer(level: str) -> None:
+    """A lock on a seat with two blacks is worth cancelling; once a 识破 has cancelled it, it left
+    the stack (RULES.md §6.3), so no 识破 on it is offered and no bot spends one."""
     for cancel_it in (False, True):
-        game, _ = cancelled_lock(cancel_it)
+        game, mine = cancelled_lock(cancel_it)
         bot = make_bot(level, 0, 1)
         bot.observe(events_for(game, 0))
         seat_view = view(game, 0)
-        assert seat_view["stack"][-1]["cancelled"] == cancel_it
-        played = bot.decide(seat_view).startswith("play:")
-        assert played != cancel_it, (level, cancel_it)
+        assert bool(seat_view["stack"]) != cancel_it
+        options = [o for o in seat_view["prompt"]["options"] if o.get("card") == mine] if seat_view["prompt"] else []
+        assert bool(options) != cancel_it
+        if not cancel_it:
+            assert bot.decide(seat_view).startswith("play:"), level

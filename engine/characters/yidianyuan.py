@@ -24,6 +24,8 @@ def _suyi_targets(game: Game, seat: int, moment: str) -> list[Target] | None:
 def _suyi(game: Game, item: StackItem) -> None:
     """速译: look at the travelling message privately, then draw 1."""
     m = game.state.message
+    if not game.state.seats[item.user].in_game:
+        return  # she left the game while it waited on the stack
     if m is not None:
         m.seen_by.add(item.user)
         game.log("message_inspected", {"card": game.face(m.card)}, seen_by=(item.user,), seat=item.user)

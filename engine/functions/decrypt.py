@@ -20,8 +20,8 @@ def targets(game: Game, user: int, moment: str) -> list[Target] | None:
 
 def resolve(game: Game, item: StackItem) -> None:
     m = game.state.message
-    if m is None or m.position != item.user:
-        return  # it no longer lies in front of him (截上截, 转移 resolved first): nothing to inspect
+    if m is None or m.position != item.user or not game.state.seats[item.user].in_game:
+        return  # it no longer lies in front of him (截上截, 转移 resolved first), or he left the game
     m.seen_by.add(item.user)
     game.log("decrypted", {"card": game.face(m.card)}, seen_by=(item.user,), seat=item.user)
     game.fire("decrypted", user=item.user)

@@ -25,7 +25,9 @@ def targets(game: Game, user: int, moment: str) -> list[Target] | None:
             return None
     elif moment != OWN_PLAY:
         return None
-    return [(seat, None) for seat in game.others_in_game(user) if seat not in s.locked]
+    # "One other player" (CARDS.md 锁定): one already locked this turn too; it locks him no more,
+    # but it is used (攻守兼备, 联动 answer it) and aimed at him (就计).
+    return [(seat, None) for seat in game.others_in_game(user)]
 
 
 def resolve(game: Game, item: StackItem) -> None:

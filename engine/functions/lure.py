@@ -21,8 +21,8 @@ def targets(game: Game, user: int, moment: str) -> list[Target] | None:
     return [
         (seat, None)
         for seat in game.others_in_game(user)
-        if seat != m.sender and seat not in s.locked and seat not in m.skipped and seat != m.intercepted_by
-    ]
+        if seat != m.sender and seat not in s.locked and seat != m.intercepted_by
+    ]  # one the message skips already too (CARDS.md lists no such limit): it is used (攻守兼备), to no effect
 
 
 def resolve(game: Game, item: StackItem) -> None:
@@ -34,6 +34,8 @@ def resolve(game: Game, item: StackItem) -> None:
     assert target is not None
     if m is None or target in s.locked or target == m.intercepted_by or not s.seats[target].in_game:
         return
+    if target in m.skipped:
+        return  # lured already: nothing more to do
     m.skipped.add(target)
     game.log("lured", seat=target, by=item.user)
     if m.position == target and m.intercepted_by is None:

@@ -1,6 +1,9 @@
 """识破: in reply to the item on top of the stack (识破 included); that card is cancelled.
 [DECISION] it targets cards (and skills that count as a card, such as 警觉), not other skills.
-When 识破 resolves, its target is the item right below it: everything played later has resolved."""
+When 识破 resolves, its target is the item right below it: everything played later has resolved.
+The cancelled card leaves the stack at once for the discard pile (RULES.md §6.3, CARDS.md 识破:
+"the target card has no effect and goes to the discard pile"; a 试探 leaves the game face-down), so
+nothing can answer it any more and a reshuffle from then on takes it in."""
 
 from __future__ import annotations
 
@@ -28,7 +31,9 @@ def resolve(game: Game, item: StackItem) -> None:
     stack = game.state.stack
     if not stack:
         return
-    target = stack[-1]
-    target.cancelled = True
-    game.log("cancelled", card=game.public_face(target), by=item.user)
+    target = stack.pop()
+    face = game.public_face(target)
+    game.log("cancelled", card=face, by=item.user)
+    game.used(target)
+    game.log("no_effect", card=face, seat=target.user)
     game.fire("cancelled", user=target.user, function=target.function, by=item.user)

@@ -105,7 +105,8 @@ def build_key(source: Path) -> str:
     format, the full Python version and every source file (its path and its bytes)."""
     digest = hashlib.sha256(f"fengsheng-engine/{FORMAT}/{sys.version}/{abi()}\n".encode())
     for path in source_files(source):
-        digest.update(path.relative_to(source).as_posix().encode() + b"\0")
+        digest.update(path.relative_to(source).as_posix().encode())
+        digest.update(b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return f"{abi()}-{digest.hexdigest()[:24]}"
 

@@ -236,7 +236,6 @@ UI = {
     'character_reference': 'Characters (base set, {n})',
     'as_function': 'as {function}',
     'cancel_item': "cancel {seat}'s {function}",
-    'already_cancelled': '(already cancelled: no effect)',
     'use': 'use',
     'skill': 'skill',
     'pick': 'pick',

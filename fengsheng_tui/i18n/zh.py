@@ -234,7 +234,6 @@ UI = {
     'character_reference': '角色（基础版 {n} 名）',
     'as_function': '当作{function}',
     'cancel_item': '识破{seat}的【{function}】',
-    'already_cancelled': '（已被识破：无效）',
     'use': '发动',
     'skill': '技能',
     'pick': '选择',

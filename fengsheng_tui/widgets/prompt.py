@@ -71,10 +71,6 @@ def option_label(option: dict[str, Any], state: ClientState, words: Words, mono:
             text.append(words("as_function", function=words.function(name)) + " ")
         text.append(words("cancel_item", seat=words.seat_name(state.seats, seat, state.seat),
                           function=words.function(stack[-1].get("function"))))
-        if stack[-1].get("cancelled"):
-            # Legal (RULES.md §6.3 does not forbid it) but it does nothing: say so, and dim it.
-            text.append(" " + words("already_cancelled"))
-            text.stylize("dim")
         return text
     if verb == "play" and name is not None:
         face = hand_face(state, option.get("card"))

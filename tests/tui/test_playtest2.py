@@ -162,23 +162,6 @@ async def test_a_see_through_option_names_what_it_cancels(lang: str, template: s
         assert expected in screen_text(app)
 
 
-@pytest.mark.parametrize(("lang", "note"), [("en", "(already cancelled: no effect)"), ("zh", "（已被识破：无效）")])
-async def test_a_see_through_on_a_card_already_cancelled_is_marked_useless(lang: str, note: str) -> None:
-    """识破 on the top item stays legal once another 识破 cancelled it (RULES.md §6.3 does not
-    forbid it), but the option says it does nothing; on a live item it does not."""
-    from test_bots import cancelled_lock
-
-    for cancelled in (False, True):
-        game, card = cancelled_lock(cancelled)
-        app = app_for([welcome(0), update(game, 0)], lang)
-        app.auto_pass = False
-        async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
-            await pilot.press(str(game.state.seats[0].hand.index(card) + 1))
-            await pilot.pause()
-            assert (note in screen_text(app)) == cancelled
-
-
 @pytest.mark.parametrize(("lang", "expected"), [("en", "Bot 1 uses Snipe → Bot 3"), ("zh", "机器人1发动【狙击】 → 机器人3")])
 def test_a_skill_that_counts_as_itself_is_not_said_twice(lang: str, expected: str) -> None:
     seats = [{"name": f"Bot {i}"} for i in range(1, 5)]

@@ -123,7 +123,7 @@ async def test_no_line_of_the_game_over_screen_starts_with_a_closing_mark() -> N
     """The winner's secret task (`有玩家宣告胜利时，场上尚无人死亡…`) at every width from 60 to 100."""
     from fengsheng_tui.screens.game_over import GameOverScreen
 
-    game = play_with_characters(46, lambda g: False)
+    game = play_with_characters(126, lambda g: False)  # 蝮蛇's task (seed 46 until rules5 changed the games)
     assert game.state.win_reason == "secret_task"
     app = FengshengApp(ScriptedSession([welcome(0), update(game, 0)]), lang="zh", clock=frozen, keymap={})
     async with app.run_test(size=(60, 40)) as pilot:
@@ -330,7 +330,7 @@ async def test_a_long_last_action_ends_in_an_ellipsis_not_a_silent_cut() -> None
 # ------------------------------------------------------------------ game over: why each winner won
 
 
-@pytest.mark.parametrize(("seed", "players"), [(17, 7), (1, 6)])
+@pytest.mark.parametrize(("seed", "players"), [(5, 7), (5, 6)])  # (17, 7), (1, 6) until rules5 changed the games
 async def test_game_over_says_why_a_winner_outside_the_winning_side_won(seed: int, players: int) -> None:
     """柒佰's 风度 makes another player win with him: main's game over listed him among the
     winners (a Latent among a Military win) and said nothing of why; only the log did."""

@@ -115,7 +115,7 @@ async def test_seats_sit_as_people_sit_and_show_everything_a_player_needs(size: 
 
 
 async def test_dead_lost_offline_and_locked_are_on_the_seat() -> None:
-    game = play_until(2, lambda g: not g.state.seats[0].alive)
+    game = play_until(6, lambda g: not g.state.seats[0].alive)  # seed 2 until rules5 changed the games
     assert not game.over and not game.state.seats[0].alive
     msg = update(game, 0)
     seats = msg["view"]["seats"]
