@@ -40,7 +40,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# After PYTHONPATH: --compiled's child finds the compiled engine there (first, this put the source ahead of it).
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from bots import make_bot  # noqa: E402
 from bots.hard import HardBot  # noqa: E402
@@ -223,11 +224,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compiled", action="store_true",
                         help="run on the engine compiled by mypyc (bench/compiled.py): same games, sooner; "
                              "with --hard-timing, the rollouts a compiled engine reaches")
+    parser.add_argument("--child-compiled", action="store_true", help=argparse.SUPPRESS)  # --compiled's child
     args = parser.parse_args(argv)
+    import engine.game
+
+    report: dict[str, object] = {"engine": "compiled" if engine.game.__file__.endswith(".so") else "interpreted"}
+    if args.child_compiled and report["engine"] != "compiled":
+        print(f"the compiled engine is not the one imported ({engine.game.__file__})", file=sys.stderr)
+        return 1
     if args.compiled:
         return run_compiled(args, sys.argv[1:] if argv is None else argv)
+    if not args.json:
+        print(f"engine: {report['engine']} ({engine.game.__file__})")
     times: dict[str, list[float]] = {}
-    report: dict[str, object] = {}
     if args.worlds:
         print(json.dumps(world_timing(args.worlds, args.seed), indent=1))
         return 0
@@ -279,7 +288,7 @@ def run_compiled(args: argparse.Namespace, argv: list[str]) -> int:
     if not where.endswith(".so"):
         print(f"the compiled engine is not the one imported ({where})", file=sys.stderr)
         return 1
-    return subprocess.run([sys.executable, "-P", __file__, *rest], env=env, check=False).returncode
+    return subprocess.run([sys.executable, "-P", __file__, *rest, "--child-compiled"], env=env, check=False).returncode
 
 
 def print_arena(name: str, result: dict) -> None:

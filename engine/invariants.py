@@ -19,7 +19,13 @@ from .state import CHARACTER_PICK, GAME_OVER, PLAY, RECEIVE, SEND, WINDOW
 
 def check(game: Game) -> list[str]:
     """Every violated invariant of the game's current state (empty when all hold)."""
-    return [*_conservation(game), *_progress(game), *_winners(game)]
+    return [*_conservation(game), *_out_holds_nothing(game), *_progress(game), *_winners(game)]
+
+
+def _out_holds_nothing(game: Game) -> list[str]:
+    """RULES.md §8.1/§8.2: a seat that died or lost discarded every game card and gets none again."""
+    return [f"seat {p.index}, out of the game, holds {len(p.hand)} hand card(s) and {len(p.messages)} message(s)"
+            for p in game.state.seats if not p.in_game and (p.hand or p.messages)]
 
 
 def card_locations(game: Game) -> list[int]:

@@ -195,3 +195,14 @@ def test_invariants_with_characters_catch_an_unannounced_co_winner_and_an_early_
     stranger = next(p.index for p in s.seats if p.index not in s.winners and p.index not in announced)
     s.winners = sorted([*s.winners, stranger])
     assert any("winners" in p for p in invariants.check(game))
+
+
+def test_invariants_catch_a_card_held_by_a_seat_out_of_the_game() -> None:
+    """RULES.md §8.1/§8.2: the dead and the lost hold no game cards (a dead 译电员's 速译 once drew one)."""
+    game = Game.new(GameConfig(players=4, identities="novice"), 1)
+    seat = next(p for p in game.state.seats if p.index not in game.prompts)  # one not asked anything
+    seat.alive = False
+    assert any(f"seat {seat.index}, out of the game" in p for p in invariants.check(game))
+    game.state.discard.extend(seat.hand)
+    seat.hand = []
+    assert invariants.check(game) == []

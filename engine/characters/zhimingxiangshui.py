@@ -47,7 +47,7 @@ def _linwei(game: Game, owner: int, ctx: dict[str, Any], opt: P.Option) -> None:
     s.seats[victim].identity = NO_IDENTITY
     game.log("identity_taken", {"identity": s.seats[owner].identity}, seen_by=(owner,), seat=owner, source=victim)
     options = [P.option("swap", None, seat, card) for seat in game.in_game() for card in s.seats[seat].messages]
-    if options:
+    if options and (s.pile or s.discard):  # no top card at all (RULES.md §4): nothing to swap with
         game.ask(owner, P.SKILL, options, options[0].id, then="zhimingxiangshui.swap")
 
 
