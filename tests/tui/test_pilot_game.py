@@ -8,6 +8,7 @@ player would press; every action goes through `pilot.press`.
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from textual.pilot import Pilot
 
 from engine import events_for
 from fengsheng_tui.app import FengshengApp
-from fengsheng_tui.local_game import LocalTable
+from fengsheng_tui.local_game import LocalTable, start_local_table
 from fengsheng_tui.replay_model import load_replay
 from fengsheng_tui.screens.game_over import GameOverScreen
 from fengsheng_tui.session import NetSession
@@ -24,6 +25,17 @@ from .screen_text import screen_text
 from .waiting import wait_until
 
 PASSING = ("pass", "end", "decline")
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[LocalTable]:
+    """The conftest's table with a seed whose games are short (these tests play three whole games:
+    with seed 5 they took 230 s of the suite once a rules fix made that game longer)."""
+    local = await start_local_table(4, seed=7, bot_level="random", bot_delay=0.0, replay_dir=tmp_path / "games")
+    try:
+        yield local
+    finally:
+        await local.close()
 
 
 def keys_for(app: FengshengApp) -> list[str]:
