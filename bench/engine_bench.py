@@ -26,6 +26,7 @@ import sys
 import time
 from pathlib import Path
 
+from bots.random_bot import random_decider
 from engine import Game, GameConfig
 from engine.selfplay import play
 
@@ -50,18 +51,6 @@ def bare_game(config: GameConfig, seed: int) -> Game:
             option = options[int(rand() * len(options))].id
         game.choose(prompt.seat, prompt.id, option)
     return game
-
-
-def random_decider(seed: int):
-    rng = random.Random(seed)
-
-    def decide(seat: int, v: dict) -> str:
-        prompt = v["prompt"]
-        if prompt["kind"] == "response" and rng.random() < 0.8:
-            return str(prompt["default"])
-        return str(rng.choice(prompt["options"])["id"])
-
-    return decide
 
 
 def measure(label: str, games: int, one, repeats: int = 1) -> tuple[float, float, float]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 PASS_PROBABILITY = 0.8
 
@@ -22,3 +23,10 @@ class RandomBot:
         if prompt["kind"] == "response" and self.rng.random() < PASS_PROBABILITY:
             return str(prompt["default"])
         return str(self.rng.choice(prompt["options"])["id"])
+
+
+def random_decider(seed: int) -> Callable[[int, dict], str]:
+    """One random player deciding for every seat from one RNG: the decider of the golden games,
+    the engine bench and the compiled engine's verification (`engine.selfplay.play`)."""
+    bot = RandomBot(0, seed)
+    return lambda seat, view: bot.decide(view)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 
 import pytest
 
+from bots.random_bot import random_decider
 from engine import GameConfig, events_for
 from engine.selfplay import play
 
@@ -59,19 +59,6 @@ GOLDEN_CHARACTERS: dict[tuple[int, str, int], tuple[str, str, int]] = {
     (9, 'default', 2): ('00d2d570732e97411799b6085f43f7f5d13984b2c9f9d0114ccedcaa946ca549', 'b03c02a717ac29910cb831ce892dc5b2ea27f40e7539fd29370e03bd499f59a9', 887),
 }
 CHARACTER_PINS = [(3, "default"), (5, "default"), (6, "3v3"), (7, "alt"), (9, "default")]
-
-
-def random_decider(seed: int):
-    """Uniform random options, passing 80% of response windows: the same as the random bot."""
-    rng = random.Random(seed)
-
-    def decide(seat: int, v: dict) -> str:
-        prompt = v["prompt"]
-        if prompt["kind"] == "response" and rng.random() < 0.8:
-            return str(prompt["default"])
-        return str(rng.choice(prompt["options"])["id"])
-
-    return decide
 
 
 def final(players: int, identities: str, seed: int, characters: bool = False) -> tuple[str, str, int]:

@@ -21,7 +21,6 @@ import argparse
 import hashlib
 import importlib
 import json
-import random
 import sys
 from pathlib import Path
 
@@ -36,20 +35,8 @@ SETS: dict[str, dict[str, list]] = {
 HARD_ROLLOUTS = 8
 
 
-def random_decider(seed: int):  # noqa: ANN201 - a Decide
-    """Uniform random options, passing 80 % of response windows (the golden games' decider)."""
-    rng = random.Random(seed)
-
-    def decide(seat: int, v: dict) -> str:
-        prompt = v["prompt"]
-        if prompt["kind"] == "response" and rng.random() < 0.8:
-            return str(prompt["default"])
-        return str(rng.choice(prompt["options"])["id"])
-
-    return decide
-
-
 def random_game(players: int, identities: str, characters: bool, seed: int) -> list:
+    from bots.random_bot import random_decider
     from engine import Game, GameConfig, events_for
     from engine.selfplay import play
 
